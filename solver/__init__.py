@@ -1,0 +1,62 @@
+"""quintet-solver: exact rules, optimal arrangements and certified equilibria for Quintet.
+
+Quintet is a two-player poker game of pure arrangement: each player splits
+25 cards of a 32-card deck into five five-card packets and lays them out in
+order; packets are compared position by position for 3, 4, 5, 6 and 7 points.
+
+The package is a flat set of modules named for nouns: :mod:`solver.cards`,
+:mod:`solver.rules`, :mod:`solver.evaluator`, :mod:`solver.deal`,
+:mod:`solver.arrangement`, and the solvers built on them.  Importing
+``solver`` is cheap: no table is built and OR-Tools is not loaded until a
+function needs it.
+
+>>> import solver
+>>> solver.Rules().total_points
+25
+"""
+
+from __future__ import annotations
+
+from solver.arrangement import Arrangement, GameResult, Outcome, Score, points_against, score
+from solver.cards import Lang, format_cards, parse_cards
+from solver.deal import Deal, deal
+from solver.errors import (
+    ArrangementError,
+    CardError,
+    MixtureError,
+    QuintetError,
+    RulesError,
+    SolverError,
+)
+from solver.evaluator import category, colex_index, hand_table, strength
+from solver.rules import Category, DiscardMode, Rules
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Arrangement",
+    "ArrangementError",
+    "CardError",
+    "Category",
+    "Deal",
+    "DiscardMode",
+    "GameResult",
+    "Lang",
+    "MixtureError",
+    "Outcome",
+    "QuintetError",
+    "Rules",
+    "RulesError",
+    "Score",
+    "SolverError",
+    "__version__",
+    "category",
+    "colex_index",
+    "deal",
+    "format_cards",
+    "hand_table",
+    "parse_cards",
+    "points_against",
+    "score",
+    "strength",
+]
