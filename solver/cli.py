@@ -37,7 +37,8 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, not usage plus message."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        # argparse joins raw arguments into some messages: keep it one line.
+        raise UsageError(f"{self.prog}: {message}".replace("\n", "\\n"))
 
 
 def _add_output_options(parser: argparse.ArgumentParser) -> None:

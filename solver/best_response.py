@@ -1,0 +1,542 @@
+"""The best arrangement against an opponent model, proven optimal by CP-SAT.
+
+Given a player's cards and an opponent model (:mod:`solver.opponents`), find
+the five packets and their order that maximize the objective, and prove it.
+The model (:mod:`solver.cpsat_model`) works on packet options, rank
+multisets and flushes, not on five-card subsets: a few thousand booleans
+where a direct model has 265,650 and does not prove optimality in a minute.
+
+For points and margin, the search starts on a much smaller model: against
+most opponents nearly every position is won by the best packets, so an
+option that loses more than a small slack at its position, against the
+best option there, cannot be part of any arrangement worth more than
+``sum of the best values - slack``.  The model without those options and
+with that floor on the objective proves the optimum in a fraction of a
+second; when its optimum does not reach the floor the slack grows (see
+:func:`_search`).  The greedy arrangement is the first hint.
+
+Every reported value is an exact rescoring of the returned arrangement; the
+bound comes from CP-SAT (widened by the rounding of a mixture's
+probabilities to integer weights, when there is one).
+
+>>> from solver.deal import deal
+>>> from solver.opponents import Objective, Opponent
+>>> d = deal(seed=5)
+>>> result = best_response(d.holdings[0], Opponent.random(d.holdings[1]), Objective.MARGIN)
+>>> result.status.value, result.gap < 1e-9
+('optimal', True)
+>>> best_response(d.holdings[0], Opponent.random(d.holdings[1]), fixed={6: (0, 1, 2, 3, 4)})
+Traceback (most recent call last):
+    ...
+solver.errors.SolverError: --fix: position 6 is not between 1 and 5
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from itertools import product
+
+import numpy as np
+
+from solver.arrangement import Arrangement, points_against
+from solver.cards import HAND_SIZE, format_cards
+from solver.cpsat_model import ArrangementModel, Problem
+from solver.errors import SolverError
+from solver.evaluator import strength
+from solver.opponents import (
+    Objective,
+    Opponent,
+    PositionStats,
+    expected_value,
+    position_stats,
+)
+from solver.packets import PacketOptions, check_holding, packet_options, realize
+from solver.rules import Rules
+from solver.strategies import greedy_arrangement, random_profiles
+
+__all__ = [
+    "BestResponse",
+    "Estimate",
+    "SolveStatus",
+    "best_response",
+    "top_responses",
+]
+
+DEFAULT_SAMPLES = 200
+DEFAULT_EVAL_SAMPLES = 20_000
+
+
+class SolveStatus(str, Enum):
+    """What the solver proved about a result."""
+
+    OPTIMAL = "optimal"  # no arrangement is better (up to the reported gap)
+    FEASIBLE = "feasible"  # the best found within the time limit; see the gap
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A Monte Carlo estimate on fresh samples: mean and its standard error."""
+
+    mean: float
+    stderr: float
+    n_samples: int
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """An optimized arrangement and what is known about it.
+
+    Attributes
+    ----------
+    arrangement
+        The packets, position 1 first.
+    strengths
+        Packet strengths in position order.
+    objective
+        What was maximized.
+    value
+        Exact value of ``arrangement`` against the model optimized against
+        (for win against a random opponent: the sampled arrangements).
+    bound
+        Upper bound on the value of any arrangement against that model.
+    status
+        Optimal or feasible.
+    seconds
+        Wall time (model building and solving).
+    engine
+        ``"cpsat"`` or ``"frontier"``.
+    positions
+        Win, tie and loss chances and expected points at each position,
+        against the opponent model itself.
+    estimate
+        For win or game against a random opponent, the value on fresh samples.
+    note
+        What the proof covers, when it needs saying.
+    """
+
+    arrangement: Arrangement
+    strengths: tuple[int, ...]
+    objective: Objective
+    value: float
+    bound: float
+    status: SolveStatus
+    seconds: float
+    engine: str
+    positions: tuple[PositionStats, ...]
+    estimate: Estimate | None = None
+    note: str = ""
+
+    @property
+    def gap(self) -> float:
+        """``bound - value``, never negative."""
+        return max(0.0, self.bound - self.value)
+
+    @property
+    def proven_optimal(self) -> bool:
+        """Whether the solver proved that no arrangement does better."""
+        return self.status is SolveStatus.OPTIMAL
+
+
+def _parse_fixed(
+    holding: tuple[int, ...], fixed: Mapping[int, Iterable[int]] | None, rules: Rules
+) -> dict[int, tuple[int, ...]]:
+    """Validate ``--fix`` packets: 1-based positions, five held cards each, no overlap."""
+    result: dict[int, tuple[int, ...]] = {}
+    used: set[int] = set()
+    held = set(holding)
+    for position, cards in (fixed or {}).items():
+        if not 1 <= int(position) <= rules.n_packets:
+            raise SolverError(f"--fix: position {position} is not between 1 and {rules.n_packets}")
+        packet = tuple(int(c) for c in cards)
+        if len(packet) != HAND_SIZE or len(set(packet)) != HAND_SIZE:
+            raise SolverError(f"--fix: position {position} needs five distinct cards")
+        outside = [c for c in packet if c not in held]
+        if outside:
+            raise SolverError(
+                f"--fix: {format_cards(outside)} at position {position} not in the holding"
+            )
+        twice = used & set(packet)
+        if twice:
+            raise SolverError(f"--fix: {format_cards(sorted(twice))} fixed in two packets")
+        used.update(packet)
+        result[int(position) - 1] = packet
+    return result
+
+
+def _problem(
+    holding: Iterable[int],
+    opponent: Opponent,
+    objective: Objective,
+    fixed: Mapping[int, Iterable[int]] | None,
+) -> Problem:
+    rules = opponent.rules
+    cards = check_holding(holding, rules, who="your holding")
+    fixed_packets = _parse_fixed(cards, fixed, rules)
+    fixed_cards = {c for packet in fixed_packets.values() for c in packet}
+    free_cards = [c for c in cards if c not in fixed_cards]
+    free_positions = [p for p in range(rules.n_packets) if p not in fixed_packets]
+    fixed_strengths = {
+        p: int(strength(np.array(packet), rules)) for p, packet in fixed_packets.items()
+    }
+    return Problem(
+        rules=rules,
+        objective=objective,
+        opponent=opponent,
+        options=packet_options(free_cards, rules),
+        free_positions=free_positions,
+        fixed=fixed_packets,
+        fixed_strengths=fixed_strengths,
+    )
+
+
+def _option_of_packet(options: PacketOptions, packet: np.ndarray) -> int:
+    """The option index a concrete packet corresponds to."""
+    packet = np.sort(packet)
+    flush = np.flatnonzero((np.sort(options.flush_cards, axis=1) == packet).all(axis=1))
+    if flush.shape[0]:
+        return int(flush[0])
+    usage = np.bincount(packet >> 2, minlength=8)
+    match = np.flatnonzero((options.usage == usage).all(axis=1) & (options.flush_suit < 0))
+    return int(match[0])
+
+
+def _greedy_choice(problem: Problem) -> list[int]:
+    """Greedy packets of the free cards, weakest at the first free position."""
+    free_rules = problem.rules.with_points((1,) * len(problem.free_positions))
+    greedy = greedy_arrangement(problem.options.holding, free_rules)
+    return [_option_of_packet(problem.options, np.array(packet)) for packet in greedy.packets]
+
+
+def _assemble(problem: Problem, chosen: list[int]) -> Arrangement:
+    packets = realize(problem.options, chosen) if problem.free_positions else np.zeros((0, 5))
+    rows: list[tuple[int, ...]] = [() for _ in range(problem.rules.n_packets)]
+    for j, position in enumerate(problem.free_positions):
+        rows[position] = tuple(int(c) for c in packets[j])
+    for position, packet in problem.fixed.items():
+        rows[position] = packet
+    return Arrangement(tuple(rows))
+
+
+def _prepare_opponent(
+    opponent: Opponent, objective: Objective, samples: int, rng: np.random.Generator | None
+) -> Opponent:
+    if objective.separable or opponent.has_joint:
+        return opponent
+    return opponent.sampled(samples, rng if rng is not None else np.random.default_rng(0))
+
+
+def _estimate(
+    profile: np.ndarray,
+    opponent: Opponent,
+    objective: Objective,
+    n_samples: int,
+    rng: np.random.Generator | None,
+) -> Estimate:
+    generator = rng if rng is not None else np.random.default_rng(1)
+    theirs = random_profiles(opponent.holding, n_samples, generator, opponent.rules)
+    mine, other = points_against(profile, theirs, opponent.rules)
+    margin = mine - other
+    outcome = (margin > 0).astype(np.float64)
+    if objective is Objective.GAME:
+        outcome += 0.5 * (margin == 0)
+    return Estimate(
+        mean=float(outcome.mean()),
+        stderr=float(outcome.std(ddof=1) / np.sqrt(n_samples)) if n_samples > 1 else float("nan"),
+        n_samples=n_samples,
+    )
+
+
+def _result(
+    problem: Problem,
+    chosen: list[int],
+    status: SolveStatus,
+    bound: float,
+    seconds: float,
+    original: Opponent,
+    estimate_samples: int,
+    rng: np.random.Generator | None,
+) -> BestResponse:
+    """Rescore ``chosen`` exactly and package it; ``bound`` is in objective units."""
+    arrangement = _assemble(problem, chosen)
+    profile = arrangement.strengths(problem.rules)
+    value = float(expected_value(profile, problem.opponent, problem.objective))
+    # Mixture probabilities were rounded to integer weights: widen the bound.
+    bound += problem.opponent.rounding_error * problem.objective.span(problem.rules)
+    note = ""
+    if problem.opponent.rounding_error > 0:
+        note = "the bound allows for the mixture's probabilities rounded to 1e-6"
+    estimate = None
+    if not problem.objective.separable and not original.has_joint:
+        estimate = _estimate(profile, original, problem.objective, estimate_samples, rng)
+        note = f"optimized against {problem.opponent.total} sampled arrangements"
+    if not problem.free_positions:
+        note = "every packet was fixed"
+    return BestResponse(
+        arrangement=arrangement,
+        strengths=tuple(int(s) for s in profile),
+        objective=problem.objective,
+        value=value,
+        bound=max(bound, value),
+        status=status,
+        seconds=seconds,
+        engine="cpsat",
+        positions=position_stats(profile, original),
+        estimate=estimate,
+        note=note,
+    )
+
+
+@dataclass(frozen=True)
+class _Found:
+    """One solution of the threshold search, in the model's integer units."""
+
+    chosen: list[int]
+    status: SolveStatus
+    bound: float  # integer units, without the fixed constant
+
+
+def _search(problem: Problem, k: int, time_limit: float | None, workers: int) -> list[_Found]:
+    """The ``k`` best distinct profiles, by CP-SAT on models pruned by a falling floor.
+
+    For points and margin, an option whose loss at a position (against the
+    best option there) exceeds ``slack`` can only appear in arrangements
+    worth less than ``floor = sum of the best values - slack``.  So the
+    model restricted to the other options, with the objective at least
+    ``floor``, holds every arrangement worth ``floor`` or more: its optimum,
+    once it reaches the floor, is the global optimum.  When it does not,
+    the slack grows fourfold; at the greedy arrangement's value nothing is
+    pruned any more.  Most deals are proven on the first, small model.
+    """
+    if not problem.free_positions:
+        return [_Found([], SolveStatus.OPTIMAL, 0.0)]
+    single_profile = problem.opponent.has_joint and problem.profiles()[0].shape[0] == 1
+    if problem.objective.separable and single_profile and k == 1:
+        known = _search_known(problem, time_limit, workers)
+        if known:
+            return known
+        values, _, _ = problem.coefficients()
+        return [
+            _Found(_greedy_choice(problem), SolveStatus.FEASIBLE, float(values.max(axis=0).sum()))
+        ]
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    greedy = _greedy_choice(problem)
+    if problem.objective.separable:
+        values, _, _ = problem.coefficients()
+        loss = values.max(axis=0)[None, :] - values
+        best_total = int(values.max(axis=0).sum())
+        greedy_total = int(sum(values[greedy[j], j] for j in range(len(greedy))))
+        slack = max(1, problem.scale * problem.rules.total_points // 500)
+    else:
+        loss, best_total, greedy_total, slack = None, 0, 0, 0
+    found: list[_Found] = []
+    while True:
+        floor: int | None = None
+        keep = None
+        if loss is not None and best_total - slack > greedy_total:
+            floor = best_total - slack
+            keep = loss <= slack
+        model = ArrangementModel(problem, keep=keep, floor=floor)
+        for earlier in found:
+            model.exclude_profile(earlier.chosen)
+        if keep is None or all(keep[greedy[j], j] for j in range(len(greedy))):
+            model.hint(greedy)
+        while len(found) < k:
+            remaining = None if deadline is None else deadline - time.perf_counter()
+            outcome = model.solve(remaining, workers)
+            if outcome.chosen is None:
+                break
+            # Arrangements outside a pruned model are worth less than the floor.
+            bound = max(outcome.bound, float(floor - 1) if floor is not None else outcome.bound)
+            status = SolveStatus.OPTIMAL if outcome.status == "optimal" else SolveStatus.FEASIBLE
+            found.append(_Found(outcome.chosen, status, bound))
+            if status is SolveStatus.FEASIBLE:
+                return found  # out of time
+            model.exclude_profile(outcome.chosen)
+        if len(found) >= k:
+            return found
+        out_of_time = deadline is not None and time.perf_counter() >= deadline
+        if outcome.status == "unknown" or out_of_time:
+            if not found:
+                ceiling = float(best_total) if loss is not None else float("inf")
+                return [_Found(greedy, SolveStatus.FEASIBLE, ceiling)]
+            return found
+        if floor is None:
+            return found  # the full model has no further profile
+        slack *= 4
+
+
+def _search_known(problem: Problem, time_limit: float | None, workers: int) -> list[_Found]:
+    """The best arrangement against one known profile, by outcome patterns.
+
+    Against a known arrangement each position is won, tied or lost, so the
+    value depends only on the pattern of outcomes (``3**n`` of them).  Relax
+    each pattern to lower bounds on strength (win: above the opponent's
+    packet, tie: at least equal, loss: anything) and try them from the most
+    valuable down: the first one some arrangement satisfies is optimal, since
+    every more valuable pattern was proven impossible.  Feasibility is
+    monotone, so a pattern that demands at least as much as an impossible
+    one is skipped unsolved.  Each check is a small CP-SAT model with only
+    the options that meet the bounds.
+    """
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    options, rules = problem.options, problem.rules
+    if not problem.free_positions:
+        return [_Found([], SolveStatus.OPTIMAL, 0.0)]
+    profiles, _ = problem.profiles()
+    target = profiles[0, problem.free_positions]
+    points = np.array([rules.position_points[p] for p in problem.free_positions])
+    loss_value = -1 if problem.objective is Objective.MARGIN else 0  # points lost count for margin
+    n_free = len(problem.free_positions)
+    # Level 2 = win, 1 = tie or better, 0 = anything.
+    patterns = np.array(list(product((2, 1, 0), repeat=n_free)), dtype=np.int64).reshape(-1, n_free)
+    worth = ((patterns == 2).astype(np.int64) + loss_value * (patterns == 0)) @ points
+    order = np.argsort(-worth, kind="stable")
+    impossible: list[np.ndarray] = []
+    above = options.strength[:, None] > target[None, :]
+    at_least = options.strength[:, None] >= target[None, :]
+    for index in order:
+        pattern = patterns[index]
+        if any((pattern >= bad).all() for bad in impossible):
+            continue
+        keep = np.where(pattern == 2, above, np.where(pattern == 1, at_least, True))
+        if not keep.any(axis=0).all():
+            impossible.append(pattern)
+            continue
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        if remaining is not None and remaining <= 0:
+            break
+        outcome = ArrangementModel(problem, keep=keep).solve(remaining, workers)
+        if outcome.chosen is not None:
+            total = problem.opponent.total
+            return [_Found(outcome.chosen, SolveStatus.OPTIMAL, float(worth[index] * total))]
+        if outcome.status == "infeasible":
+            impossible.append(pattern)
+        else:
+            break  # out of time
+    return []
+
+
+def top_responses(
+    holding: Iterable[int],
+    opponent: Opponent,
+    objective: Objective = Objective.MARGIN,
+    *,
+    k: int = 1,
+    time_limit: float | None = None,
+    workers: int = 2,
+    fixed: Mapping[int, Iterable[int]] | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    estimate_samples: int = DEFAULT_EVAL_SAMPLES,
+    rng: np.random.Generator | None = None,
+) -> list[BestResponse]:
+    """The ``k`` best arrangements with distinct strength profiles, best first.
+
+    Parameters are those of :func:`best_response`; ``k`` is how many.  Each
+    result after the first is optimal among arrangements whose strength
+    profile differs from every earlier one.  Fewer than ``k`` are returned
+    when the holding has fewer distinct profiles.
+
+    >>> from solver.cards import parse_cards
+    >>> from solver.opponents import Opponent
+    >>> rules = Rules(position_points=(6, 7))
+    >>> mine = parse_cards("As Ks Qs Js Ts 7c 7d 7h 7s 8c")
+    >>> opp = Opponent.random(mine, rules)
+    >>> [round(r.value, 4) for r in top_responses(mine, opp, Objective.POINTS, k=2)]
+    [12.8056, 12.7817]
+    >>> top_responses(mine, opp, k=0)
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: --top must be at least 1, got 0
+    """
+    if k < 1:
+        raise SolverError(f"--top must be at least 1, got {k}")
+    if time_limit is not None and time_limit <= 0:
+        raise SolverError(f"--time-limit must be positive, got {time_limit}")
+    if workers < 1:
+        raise SolverError(f"workers must be at least 1, got {workers}")
+    started = time.perf_counter()
+    objective = Objective(objective)
+    used = _prepare_opponent(opponent, objective, samples, rng)
+    problem = _problem(holding, used, objective, fixed)
+    found = _search(problem, k, time_limit, workers)
+    if not found:
+        raise SolverError("no arrangement satisfies the fixed packets")
+    constant = problem.coefficients()[1] if objective.separable else 0
+    results = []
+    for item in found:
+        results.append(
+            _result(
+                problem,
+                item.chosen,
+                item.status,
+                (item.bound + constant) / problem.scale,
+                time.perf_counter() - started,
+                opponent,
+                estimate_samples,
+                rng,
+            )
+        )
+    return results
+
+
+def best_response(
+    holding: Iterable[int],
+    opponent: Opponent,
+    objective: Objective = Objective.MARGIN,
+    *,
+    time_limit: float | None = None,
+    workers: int = 2,
+    fixed: Mapping[int, Iterable[int]] | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    estimate_samples: int = DEFAULT_EVAL_SAMPLES,
+    rng: np.random.Generator | None = None,
+) -> BestResponse:
+    """The arrangement of ``holding`` that maximizes ``objective`` against ``opponent``.
+
+    Parameters
+    ----------
+    holding
+        The player's cards.
+    opponent
+        The opponent model (:class:`~solver.opponents.Opponent`); its rules apply.
+    objective
+        Points, margin, win or game.
+    time_limit
+        Seconds; on expiry the best arrangement found is returned with its gap.
+    workers
+        CP-SAT search workers.
+    fixed
+        Packets already decided: ``{position (1-based): cards}``.
+    samples
+        For win or game against a random opponent: how many of its
+        arrangements to sample and optimize against.
+    estimate_samples
+        How many fresh samples estimate the result's value in that case.
+    rng
+        Generator for the samples (default: seeded, so reproducible).
+
+    Returns
+    -------
+    BestResponse
+
+    Raises
+    ------
+    SolverError
+        On an invalid or infeasible ``fixed``, a non-positive time limit, or
+        no arrangement found in time.
+    """
+    return top_responses(
+        holding,
+        opponent,
+        objective,
+        k=1,
+        time_limit=time_limit,
+        workers=workers,
+        fixed=fixed,
+        samples=samples,
+        estimate_samples=estimate_samples,
+        rng=rng,
+    )[0]
