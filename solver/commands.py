@@ -100,6 +100,62 @@ def _score(args: argparse.Namespace) -> Output:
     return score_report(first, second, score(first, second, rules), rules, args.lang)
 
 
+def add_holdings_arguments(parser: argparse.ArgumentParser) -> None:
+    """CARDS, --opponent-cards and --seed."""
+    parser.add_argument(
+        "cards",
+        metavar="CARDS",
+        nargs="?",
+        default=None,
+        help="your 25 cards (default: deal a seeded random game)",
+    )
+    parser.add_argument(
+        "--opponent-cards",
+        metavar="CARDS",
+        default=None,
+        help="the opponent's 25 cards (default in mirror mode: the same as yours)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=non_negative_int,
+        default=None,
+        help="seed of the deal and of any sampling (default: fresh, printed)",
+    )
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Both holdings, and the seed when the game was dealt."""
+
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+    seed: int
+    dealt: bool
+
+
+def holdings_from_args(args: argparse.Namespace, rules: Rules) -> Setup:
+    """Both players' cards: parsed from the arguments, or dealt from the seed."""
+    from solver.errors import CardError
+
+    seed = fresh_seed() if args.seed is None else args.seed
+    n_cards = HAND_SIZE * rules.n_packets
+    if args.cards is None:
+        if args.opponent_cards is not None:
+            raise CardError("--opponent-cards needs your CARDS too")
+        dealt = deal(seed, rules)
+        return Setup(dealt.holdings[0], dealt.holdings[1], seed, True)
+    mine = tuple(sorted(parse_cards(args.cards, count=n_cards)))
+    if args.opponent_cards is not None:
+        theirs = tuple(sorted(parse_cards(args.opponent_cards, count=n_cards)))
+    elif rules.discard_mode.value == "mirror":
+        theirs = mine
+    else:
+        raise CardError("independent mode needs --opponent-cards")
+    if rules.discard_mode.value == "mirror" and theirs != mine:
+        raise CardError("in mirror mode both players hold the same cards; use --mode independent")
+    return Setup(mine, theirs, seed, False)
+
+
 COMMANDS: list[Command] = [
     Command("eval", "combination and strength of one five-card hand", _eval_arguments, _eval),
     Command("deal", "deal a seeded game and show both holdings", _deal_arguments, _deal),

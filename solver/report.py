@@ -33,8 +33,10 @@ __all__ = [
     "deal_report",
     "display_order",
     "hand_report",
+    "packet_order",
     "rules_payload",
     "score_report",
+    "table_lines",
 ]
 
 
@@ -53,6 +55,17 @@ def display_order(cards: Iterable[int]) -> list[int]:
     [31, 4, 0]
     """
     return sorted((int(c) for c in cards), reverse=True)
+
+
+def packet_order(cards: Iterable[int]) -> list[int]:
+    """A packet sorted for display: its combination first (larger groups, higher ranks).
+
+    >>> format_cards(packet_order([27, 14, 6, 5, 4]))
+    '8♥ 8♦ 8♣ K♠ 10♥'
+    """
+    cards = [int(c) for c in cards]
+    count = {rank: sum(1 for c in cards if c >> 2 == rank) for rank in {c >> 2 for c in cards}}
+    return sorted(cards, key=lambda c: (count[c >> 2], c >> 2, c & 3), reverse=True)
 
 
 def cards_payload(cards: Iterable[int]) -> list[str]:
@@ -110,7 +123,7 @@ def deal_report(deal: Deal, lang: Lang | str) -> Output:
     mode = say(deal.rules.discard_mode.value, lang)
     seed = "-" if deal.seed is None else str(deal.seed)
     lines = [
-        f"{say('deal', lang)} ({say('seed', lang)} {seed}, {say('mode', lang)} {mode}); "
+        f"{say('deal', lang)} ({say('seed', lang)} {seed}, {mode}); "
         f"{say('dealer', lang)}: {say('player', lang)} {deal.dealer + 1}"
     ]
     for player in (0, 1):
@@ -130,7 +143,12 @@ def deal_report(deal: Deal, lang: Lang | str) -> Output:
     return Output("\n".join(lines), payload)
 
 
-def _table(rows: list[list[str]]) -> list[str]:
+def table_lines(rows: list[list[str]]) -> list[str]:
+    """Rows of cells as left-aligned columns.
+
+    >>> table_lines([["a", "bb"], ["ccc", "d"]])
+    ['a    bb', 'ccc  d']
+    """
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
@@ -168,7 +186,7 @@ def score_report(
                 word[int(result.outcomes[i])],
             ]
         )
-    lines = _table(rows)
+    lines = table_lines(rows)
     points_a, points_b = result.points
     if result.margin > 0:
         verdict = f"{say('player', lang)} 1 {say('wins_by', lang)} {result.margin}"

@@ -1,0 +1,203 @@
+"""Reports of solver results: best responses (``suggest``) and equilibria.
+
+>>> describe_status(True, 0.0, "en")
+'proven optimal'
+>>> describe_status(False, 0.25, "en")
+'feasible, not proven optimal (gap 0.25)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.best_response import BestResponse
+from solver.cards import Lang, format_cards
+from solver.evaluator import category
+from solver.opponents import Objective
+from solver.report import (
+    Output,
+    arrangement_payload,
+    cards_payload,
+    category_name,
+    display_order,
+    packet_order,
+    rules_payload,
+    table_lines,
+)
+from solver.rules import Rules
+from solver.text import say
+
+__all__ = ["SuggestContext", "describe_status", "suggest_report"]
+
+# A position counts as conceded when the packet there wins less often than this.
+CONCEDE_BELOW = 0.05
+
+_OBJECTIVE_TEXT = {
+    Objective.POINTS: ("expected points scored", "ожидаемые набранные очки"),
+    Objective.MARGIN: (
+        "expected margin (points scored minus conceded)",
+        "ожидаемый перевес (набранные минус отданные очки)",
+    ),
+    Objective.WIN: ("probability of winning the game", "вероятность выиграть партию"),
+    Objective.GAME: (
+        "expected result (win 1, draw 1/2, loss 0)",
+        "ожидаемый итог (выигрыш 1, ничья 1/2, проигрыш 0)",
+    ),
+}
+
+
+def objective_text(objective: Objective, lang: Lang | str) -> str:
+    """What an objective measures, in words."""
+    english, russian = _OBJECTIVE_TEXT[objective]
+    return russian if Lang(lang) is Lang.RU else english
+
+
+def describe_status(optimal: bool, gap: float, lang: Lang | str) -> str:
+    """'proven optimal', or 'feasible ...' with the gap."""
+    if optimal and gap <= 1e-9:
+        return say("optimal", lang)
+    if optimal:
+        return f"{say('optimal', lang)} ({say('gap', lang)} {gap:.3g})"
+    return f"{say('feasible', lang)} ({say('gap', lang)} {gap:.3g})"
+
+
+@dataclass(frozen=True)
+class SuggestContext:
+    """What the user asked, for the report."""
+
+    rules: Rules
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+    seed: int
+    dealt: bool
+    against: str
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def result_payload(result: BestResponse) -> dict[str, Any]:
+    """One best response for JSON."""
+    return {
+        "arrangement": arrangement_payload(result.arrangement),
+        "strengths": list(result.strengths),
+        "objective": result.objective.value,
+        "value": result.value,
+        "bound": result.bound,
+        "gap": result.gap,
+        "status": result.status.value,
+        "seconds": result.seconds,
+        "engine": result.engine,
+        "note": result.note,
+        "estimate": None
+        if result.estimate is None
+        else {
+            "mean": result.estimate.mean,
+            "stderr": result.estimate.stderr,
+            "samples": result.estimate.n_samples,
+        },
+        "positions": [
+            {
+                "position": i + 1,
+                "win": p.win,
+                "tie": p.tie,
+                "loss": p.loss,
+                "expected_points": p.expected_points,
+                "expected_margin": p.expected_margin,
+            }
+            for i, p in enumerate(result.positions)
+        ],
+        "concedes": conceded(result),
+    }
+
+
+def conceded(result: BestResponse) -> list[int]:
+    """1-based positions whose packet wins less often than ``CONCEDE_BELOW``."""
+    return [i + 1 for i, p in enumerate(result.positions) if p.win < CONCEDE_BELOW]
+
+
+def suggest_report(
+    results: Sequence[BestResponse], context: SuggestContext, lang: Lang | str
+) -> Output:
+    """The best arrangement with per-position figures; runners-up with their cost."""
+    best = results[0]
+    rules = context.rules
+    lines = []
+    if context.dealt:
+        lines.append(
+            f"{say('deal', lang)}: {say('seed', lang)} {context.seed}, "
+            f"{say(rules.discard_mode.value, lang)}"
+        )
+        lines.append(f"{say('you', lang)}: {format_cards(display_order(context.mine), lang=lang)}")
+        if context.theirs != context.mine:
+            lines.append(
+                f"{say('opponent', lang)}: {format_cards(display_order(context.theirs), lang=lang)}"
+            )
+    lines.append(
+        f"{say('objective', lang)}: {objective_text(best.objective, lang)}; "
+        f"{say('against', lang)}: {context.against}"
+    )
+    kinds = category(best.arrangement.array(), rules)
+    rows = [
+        [
+            say("position", lang),
+            say("points", lang),
+            say("packet", lang),
+            say("combination", lang),
+            say("win", lang),
+            say("tie", lang),
+            say("loss", lang),
+            say("expected_points", lang),
+        ]
+    ]
+    for i, packet in enumerate(best.arrangement.packets):
+        stats = best.positions[i]
+        rows.append(
+            [
+                str(i + 1),
+                str(rules.position_points[i]),
+                format_cards(packet_order(packet), lang=lang),
+                category_name(kinds[i], lang),
+                _percent(stats.win),
+                _percent(stats.tie),
+                _percent(stats.loss),
+                f"{stats.expected_points:.3f}",
+            ]
+        )
+    lines.extend(table_lines(rows))
+    lines.append(f"{say('value', lang)}: {best.value:.6g} ({say('bound', lang)} {best.bound:.6g})")
+    if best.estimate is not None:
+        lines.append(
+            f"  on {best.estimate.n_samples} fresh samples: {best.estimate.mean:.4f} "
+            f"± {1.96 * best.estimate.stderr:.4f} (95%)"
+        )
+    lines.append(
+        f"{say('status', lang)}: {describe_status(best.proven_optimal, best.gap, lang)}; "
+        f"{say('engine', lang)} {best.engine}; {say('time', lang)} {best.seconds:.2f} s"
+    )
+    if best.note:
+        lines.append(f"  ({best.note})")
+    given_up = conceded(best)
+    lines.append(
+        f"{say('concedes', lang)}: "
+        + (", ".join(str(p) for p in given_up) if given_up else say("none", lang))
+    )
+    for rank, other in enumerate(results[1:], start=2):
+        lines.append(
+            f"#{rank}: {other.value:.6g} ({other.value - best.value:+.4g}): "
+            f"{other.arrangement.format(lang=lang)}"
+        )
+    payload = {
+        "seed": context.seed,
+        "dealt": context.dealt,
+        "holding": cards_payload(display_order(context.mine)),
+        "opponent_holding": cards_payload(display_order(context.theirs)),
+        "against": context.against,
+        "rules": rules_payload(rules),
+        **result_payload(best),
+        "runners_up": [result_payload(r) for r in results[1:]],
+    }
+    return Output("\n".join(lines), payload)
