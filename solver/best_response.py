@@ -62,6 +62,8 @@ __all__ = [
     "Estimate",
     "SolveStatus",
     "best_response",
+    "estimate_on_fresh_samples",
+    "parse_fixed",
     "top_responses",
 ]
 
@@ -140,7 +142,7 @@ class BestResponse:
         return self.status is SolveStatus.OPTIMAL
 
 
-def _parse_fixed(
+def parse_fixed(
     holding: tuple[int, ...], fixed: Mapping[int, Iterable[int]] | None, rules: Rules
 ) -> dict[int, tuple[int, ...]]:
     """Validate ``--fix`` packets: 1-based positions, five held cards each, no overlap."""
@@ -174,7 +176,7 @@ def _problem(
 ) -> Problem:
     rules = opponent.rules
     cards = check_holding(holding, rules, who="your holding")
-    fixed_packets = _parse_fixed(cards, fixed, rules)
+    fixed_packets = parse_fixed(cards, fixed, rules)
     fixed_cards = {c for packet in fixed_packets.values() for c in packet}
     free_cards = [c for c in cards if c not in fixed_cards]
     free_positions = [p for p in range(rules.n_packets) if p not in fixed_packets]
@@ -228,7 +230,7 @@ def _prepare_opponent(
     return opponent.sampled(samples, rng if rng is not None else np.random.default_rng(0))
 
 
-def _estimate(
+def estimate_on_fresh_samples(
     profile: np.ndarray,
     opponent: Opponent,
     objective: Objective,
@@ -270,7 +272,9 @@ def _result(
         note = "the bound allows for the mixture's probabilities rounded to 1e-6"
     estimate = None
     if not problem.objective.separable and not original.has_joint:
-        estimate = _estimate(profile, original, problem.objective, estimate_samples, rng)
+        estimate = estimate_on_fresh_samples(
+            profile, original, problem.objective, estimate_samples, rng
+        )
         note = f"optimized against {problem.opponent.total} sampled arrangements"
     if not problem.free_positions:
         note = "every packet was fixed"

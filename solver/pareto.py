@@ -1,0 +1,147 @@
+"""Pareto-maximal rows of integer arrays, many groups at once, with numpy.
+
+A row ``a`` *dominates* ``b`` when ``a >= b`` in every column and ``a != b``.
+:func:`pareto_keep` marks, within each group (segment) of rows, the rows no
+other row of the group dominates.  Rows must be distinct within a group
+(:func:`unique_rows` makes them so).
+
+Method, for all groups together: sort each group by row sum, highest first
+(a dominating row has a larger sum, so it comes first).  Then in rounds,
+the first remaining row of every group is kept and removes the rows of its
+group that it dominates.  A round is one flat numpy pass over all groups;
+the number of rounds is the largest group's frontier size, and most rows
+fall to the first few pivots.
+
+>>> rows = np.array([[1, 5], [2, 4], [1, 4], [3, 3], [0, 9], [2, 2]])
+>>> groups = np.array([0, 0, 0, 0, 1, 1])
+>>> pareto_keep(groups, rows).tolist()
+[True, True, False, True, True, True]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["pack_rows", "pareto_keep", "ragged_arange", "unique_rows"]
+
+_BITS = 10  # strengths are below 1024
+
+
+def pack_rows(rows: np.ndarray) -> np.ndarray:
+    """Each row of small non-negative ints (< 1024, at most 6 columns) as one int64.
+
+    >>> pack_rows(np.array([[1, 2]])).tolist()
+    [2049]
+    """
+    shifts = _BITS * np.arange(rows.shape[1], dtype=np.int64)
+    return (rows.astype(np.int64) << shifts).sum(axis=1)
+
+
+def ragged_arange(lengths: np.ndarray) -> np.ndarray:
+    """Concatenation of ``arange(n)`` for each ``n`` in ``lengths``.
+
+    >>> ragged_arange(np.array([2, 0, 3])).tolist()
+    [0, 1, 0, 1, 2]
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.cumsum(lengths) - lengths
+    return np.arange(total, dtype=np.int64) - np.repeat(starts, lengths)
+
+
+def unique_rows(groups: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Indices of the first occurrence of each distinct (group, row).
+
+    >>> unique_rows(np.array([0, 0, 1]), np.array([[1], [1], [1]])).tolist()
+    [0, 2]
+    """
+    if rows.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    packed = pack_rows(rows)
+    order = np.lexsort((packed, groups))
+    g, p = groups[order], packed[order]
+    first = np.ones(order.shape[0], dtype=bool)
+    first[1:] = (g[1:] != g[:-1]) | (p[1:] != p[:-1])
+    return np.sort(order[first])
+
+
+def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 8) -> np.ndarray:
+    """Boolean mask of the rows not dominated within their group.
+
+    Parameters
+    ----------
+    groups
+        ``(n,)`` group id of each row.
+    rows
+        ``(n, k)`` integers in 0..1023, ``k <= 5``; of equal rows one is kept.
+    heads
+        Rows per group examined in each round.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n,)`` bool, in the input order.
+    """
+    n = rows.shape[0]
+    keep = np.zeros(n, dtype=bool)
+    if n == 0:
+        return keep
+    if rows.shape[1] > 5 or (rows.size and (rows.min() < 0 or rows.max() >= 1 << _BITS)):
+        raise ValueError("pareto_keep needs at most 5 columns of integers in 0..1023")
+    # Pack each row into one int64 with a guard bit above every 10-bit field:
+    # a >= b in every field exactly when (a | guards) - b keeps all guards.
+    shifts = (_BITS + 1) * np.arange(rows.shape[1], dtype=np.int64)
+    packed = (rows.astype(np.int64) << shifts).sum(axis=1)
+    guards = int(sum(1 << int(shift + _BITS) for shift in shifts))
+    row_sum = rows.astype(np.int64).sum(axis=1)
+    key = groups.astype(np.int64) * (1 << 13) + ((1 << 13) - 1 - row_sum)
+    order = np.argsort(key, kind="stable")
+    sorted_packed = packed[order] | guards
+    plain_packed = packed[order]
+    sorted_groups = groups[order]
+    active = np.arange(n)
+    # Each round takes the first ``heads`` remaining rows of every group.  A
+    # head that no earlier head dominates is maximal (every row before it is
+    # kept or was removed by a kept row), so it is kept and removes the rows
+    # of its group it dominates.  Larger rounds mean fewer numpy passes.
+    while active.shape[0]:
+        group = sorted_groups[active]
+        boundary = np.ones(active.shape[0], dtype=bool)
+        boundary[1:] = group[1:] != group[:-1]
+        group_number = np.cumsum(boundary) - 1
+        starts = np.flatnonzero(boundary)
+        rank = np.arange(active.shape[0]) - starts[group_number]
+        # Few heads while many rows remain: the first pivots remove most of them.
+        width = 1 if active.shape[0] > 50 * heads * starts.shape[0] else heads
+        is_head = rank < width
+        head = np.flatnonzero(is_head)
+        # Heads against the earlier heads of their group.
+        counts = rank[head]
+        later = np.repeat(head, counts)
+        earlier = later - counts.repeat(counts) + ragged_arange(counts)
+        beaten = _dominates(sorted_packed, plain_packed, active[earlier], active[later], guards)
+        head_alive = np.ones(active.shape[0], dtype=bool)
+        head_alive[later[beaten]] = False
+        pivots = head[head_alive[head]]
+        keep[order[active[pivots]]] = True
+        # The other rows against the new pivots of their group.
+        n_pivots = np.bincount(group_number[pivots], minlength=starts.shape[0])
+        first_pivot = np.cumsum(n_pivots) - n_pivots
+        rest = np.flatnonzero(~is_head)
+        sizes = n_pivots[group_number[rest]]
+        row = np.repeat(rest, sizes)
+        pivot = pivots[np.repeat(first_pivot[group_number[rest]], sizes) + ragged_arange(sizes)]
+        removed = _dominates(sorted_packed, plain_packed, active[pivot], active[row], guards)
+        dead = np.zeros(active.shape[0], dtype=bool)
+        dead[row[removed]] = True
+        active = active[rest[~dead[rest]]]
+    return keep
+
+
+def _dominates(
+    guarded: np.ndarray, plain: np.ndarray, a: np.ndarray, b: np.ndarray, guards: int
+) -> np.ndarray:
+    """Whether packed row ``a`` is >= packed row ``b`` in every field."""
+    return ((guarded[a] - plain[b]) & guards) == guards
