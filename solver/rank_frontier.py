@@ -24,7 +24,7 @@ state, which rebuilds concrete packets.
 >>> key = int(np.array([4, 4, 2, 0, 0, 0, 0, 0]) @ (5 ** np.arange(8)))
 >>> store.ensure({2: {key}})
 >>> store.rows(2, key).tolist()
-[[13, 15], [12, 26], [11, 37], [10, 48], [9, 59]]
+[[781, 788]]
 """
 
 from __future__ import annotations
