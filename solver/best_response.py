@@ -303,16 +303,18 @@ class _Found:
 
 
 def _search(problem: Problem, k: int, time_limit: float | None, workers: int) -> list[_Found]:
-    """The ``k`` best distinct profiles, by CP-SAT on models pruned by a falling floor.
+    """The ``k`` best distinct profiles, by CP-SAT on models pruned to what can matter.
 
     For points and margin, an option whose loss at a position (against the
     best option there) exceeds ``slack`` can only appear in arrangements
-    worth less than ``floor = sum of the best values - slack``.  So the
-    model restricted to the other options, with the objective at least
-    ``floor``, holds every arrangement worth ``floor`` or more: its optimum,
-    once it reaches the floor, is the global optimum.  When it does not,
-    the slack grows fourfold; at the greedy arrangement's value nothing is
-    pruned any more.  Most deals are proven on the first, small model.
+    worth less than ``floor = ceiling - slack``, where ``ceiling`` is the sum
+    of the best values.  The model restricted to the other options holds
+    every arrangement worth ``floor`` or more, so an optimum of it at or above
+    the floor is the global optimum.  An optimum below the floor is a real
+    arrangement: with the slack widened to ``ceiling - its value`` the next
+    model holds everything at least as good, and its optimum is global.  A
+    restricted model with no arrangement at all widens the slack fourfold.
+    The greedy arrangement is the first incumbent and hint.
     """
     if not problem.free_positions:
         return [_Found([], SolveStatus.OPTIMAL, 0.0)]
@@ -325,51 +327,87 @@ def _search(problem: Problem, k: int, time_limit: float | None, workers: int) ->
         return [
             _Found(_greedy_choice(problem), SolveStatus.FEASIBLE, float(values.max(axis=0).sum()))
         ]
+    if not problem.objective.separable:
+        return _search_full(problem, k, time_limit, workers)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    greedy = _greedy_choice(problem)
-    if problem.objective.separable:
-        values, _, _ = problem.coefficients()
-        loss = values.max(axis=0)[None, :] - values
-        best_total = int(values.max(axis=0).sum())
-        greedy_total = int(sum(values[greedy[j], j] for j in range(len(greedy))))
-        slack = max(1, problem.scale * problem.rules.total_points // 500)
-    else:
-        loss, best_total, greedy_total, slack = None, 0, 0, 0
+    values, _, _ = problem.coefficients()
+    n_free = len(problem.free_positions)
+    loss = values.max(axis=0)[None, :] - values
+    ceiling = int(values.max(axis=0).sum())
+    incumbent = _greedy_choice(problem)
+    lower = int(sum(values[incumbent[j], j] for j in range(n_free)))
+
+    def profile(chosen: list[int]) -> tuple[int, ...]:
+        return tuple(int(problem.options.strength[c]) for c in chosen)
+
+    slack = max(1, problem.scale * problem.rules.total_points // 500)
     found: list[_Found] = []
-    while True:
-        floor: int | None = None
-        keep = None
-        if loss is not None and best_total - slack > greedy_total:
-            floor = best_total - slack
-            keep = loss <= slack
-        model = ArrangementModel(problem, keep=keep, floor=floor)
+    while len(found) < k:
+        slack = min(slack, ceiling - lower)
+        floor = ceiling - slack
+        keep = loss <= slack
+        model = ArrangementModel(problem, keep=keep)
         for earlier in found:
             model.exclude_profile(earlier.chosen)
-        if keep is None or all(keep[greedy[j], j] for j in range(len(greedy))):
-            model.hint(greedy)
+        if all(keep[incumbent[j], j] for j in range(n_free)):
+            model.hint(incumbent)
+        widen = False
         while len(found) < k:
             remaining = None if deadline is None else deadline - time.perf_counter()
             outcome = model.solve(remaining, workers)
             if outcome.chosen is None:
+                if outcome.status == "infeasible" and slack < ceiling - lower:
+                    slack *= 4  # nothing this good: look further
+                    widen = True
+                    break
+                return found or [_Found(incumbent, SolveStatus.FEASIBLE, float(ceiling))]
+            assert outcome.objective is not None
+            certified = outcome.objective >= floor or slack >= ceiling - lower
+            if outcome.status == "optimal" and certified:
+                found.append(_Found(outcome.chosen, SolveStatus.OPTIMAL, float(outcome.objective)))
+                model.exclude_profile(outcome.chosen)
+                if profile(incumbent) == profile(outcome.chosen):
+                    # The incumbent is excluded now: it no longer bounds the next best.
+                    lower = ceiling - int(loss.max(axis=0).sum())
+                continue
+            if outcome.status == "optimal":
+                # A real arrangement below the floor: everything better lies
+                # within slack = ceiling - its value.
+                incumbent, lower = outcome.chosen, int(outcome.objective)
+                slack = ceiling - lower
+                widen = True
                 break
-            # Arrangements outside a pruned model are worth less than the floor.
-            bound = max(outcome.bound, float(floor - 1) if floor is not None else outcome.bound)
-            status = SolveStatus.OPTIMAL if outcome.status == "optimal" else SolveStatus.FEASIBLE
-            found.append(_Found(outcome.chosen, status, bound))
-            if status is SolveStatus.FEASIBLE:
-                return found  # out of time
-            model.exclude_profile(outcome.chosen)
-        if len(found) >= k:
+            # Out of time: outside this model everything is worth < floor.
+            bound = min(float(ceiling), max(outcome.bound, float(floor - 1)))
+            found.append(_Found(outcome.chosen, SolveStatus.FEASIBLE, bound))
             return found
-        out_of_time = deadline is not None and time.perf_counter() >= deadline
-        if outcome.status == "unknown" or out_of_time:
-            if not found:
-                ceiling = float(best_total) if loss is not None else float("inf")
-                return [_Found(greedy, SolveStatus.FEASIBLE, ceiling)]
-            return found
-        if floor is None:
-            return found  # the full model has no further profile
-        slack *= 4
+        if not widen:
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
+            return found or [_Found(incumbent, SolveStatus.FEASIBLE, float(ceiling))]
+    return found
+
+
+def _search_full(problem: Problem, k: int, time_limit: float | None, workers: int) -> list[_Found]:
+    """The ``k`` best distinct profiles on the full model (win and game objectives)."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    greedy = _greedy_choice(problem)
+    model = ArrangementModel(problem)
+    model.hint(greedy)
+    found: list[_Found] = []
+    while len(found) < k:
+        remaining = None if deadline is None else deadline - time.perf_counter()
+        outcome = model.solve(remaining, workers)
+        if outcome.chosen is None:
+            if not found and outcome.status != "infeasible":
+                return [_Found(greedy, SolveStatus.FEASIBLE, outcome.bound)]
+            break
+        status = SolveStatus.OPTIMAL if outcome.status == "optimal" else SolveStatus.FEASIBLE
+        found.append(_Found(outcome.chosen, status, outcome.bound))
+        if status is SolveStatus.FEASIBLE:
+            break
+        model.exclude_profile(outcome.chosen)
+    return found
 
 
 def _search_known(problem: Problem, time_limit: float | None, workers: int) -> list[_Found]:
