@@ -7,6 +7,8 @@ pick the report.
 from __future__ import annotations
 
 import argparse
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -22,11 +24,19 @@ from solver.commands import (
     non_negative_int,
     rules_from_args,
 )
+from solver.equilibrium import (
+    DoubleOracle,
+    IterationRecord,
+    Payoff,
+    equilibrium_mixture,
+    equilibrium_response,
+)
 from solver.errors import SolverError
-from solver.mixture import read_mixture
+from solver.frontier_response import frontier_best_response
+from solver.mixture import read_mixture, write_mixture
 from solver.opponents import Objective, Opponent, OpponentKind
 from solver.report import Output
-from solver.report_solve import SuggestContext, suggest_report
+from solver.report_solve import SuggestContext, equilibrium_report, suggest_report
 from solver.rules import Rules
 from solver.strategies import greedy_arrangement
 
@@ -35,7 +45,8 @@ __all__ = ["COMMANDS", "opponent_from_args", "parse_fix"]
 AGAINST_HELP = (
     "the opponent model: random (arranges uniformly at random, default), greedy "
     "(strongest packet first, weakest at position 1), known (the arrangement given "
-    "with --known), or a mixture file FILE.json (as written by quintet equilibrium --out)"
+    "with --known), a mixture file FILE.json (as written by quintet equilibrium --out), "
+    "or equilibrium (play an arrangement sampled from your equilibrium strategy)"
 )
 
 
@@ -47,6 +58,17 @@ def positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """argparse type: a number >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a non-negative number")
     return value
 
 
@@ -159,24 +181,60 @@ def _suggest_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=positive_int, default=2, help="CP-SAT search workers (default 2)"
     )
+    parser.add_argument(
+        "--engine",
+        choices=["cpsat", "frontier"],
+        default="cpsat",
+        help="cpsat: CP-SAT proves optimality (default); frontier: the best of the holding's "
+        "frontier strategies, exhaustive (fast once the frontier is known; no --top)",
+    )
+    parser.add_argument(
+        "--payoff",
+        choices=[p.value for p in Payoff],
+        default="margin",
+        help="with --against equilibrium: the payoff of the game (default margin)",
+    )
 
 
 def _suggest(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     setup = holdings_from_args(args, rules)
+    rng = np.random.default_rng([setup.seed, 1])
     against = args.against or ("known" if args.known is not None else "random")
-    opponent, description = opponent_from_args(against, args.known, setup, rules)
-    results = top_responses(
-        setup.mine,
-        opponent,
-        Objective(args.objective),
-        k=args.top,
-        time_limit=args.time_limit,
-        workers=args.workers,
-        fixed=parse_fix(args.fix, rules),
-        samples=args.samples,
-        rng=np.random.default_rng([setup.seed, 1]),
-    )
+    if args.engine == "frontier" and args.top > 1:
+        raise SolverError(
+            "--top needs --engine cpsat (the frontier holds only undominated profiles)"
+        )
+    if against == "equilibrium":
+        if args.top > 1 or args.fix:
+            raise SolverError("--against equilibrium takes no --top or --fix")
+        results = [
+            equilibrium_response(
+                setup.mine, setup.theirs, rules, args.payoff, rng=rng, time_limit=args.time_limit
+            )
+        ]
+        description = f"equilibrium ({args.payoff} payoff)"
+    else:
+        opponent, description = opponent_from_args(against, args.known, setup, rules)
+        common = {
+            "fixed": parse_fix(args.fix, rules),
+            "samples": args.samples,
+            "rng": rng,
+        }
+        if args.engine == "frontier":
+            results = [
+                frontier_best_response(setup.mine, opponent, Objective(args.objective), **common)
+            ]
+        else:
+            results = top_responses(
+                setup.mine,
+                opponent,
+                Objective(args.objective),
+                k=args.top,
+                time_limit=args.time_limit,
+                workers=args.workers,
+                **common,
+            )
     context = SuggestContext(
         rules=rules,
         mine=setup.mine,
@@ -188,11 +246,90 @@ def _suggest(args: argparse.Namespace) -> Output:
     return suggest_report(results, context, args.lang)
 
 
+def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
+    add_holdings_arguments(parser)
+    parser.add_argument(
+        "--payoff",
+        choices=[p.value for p in Payoff],
+        default="margin",
+        help="margin: points scored minus conceded (default); win: 1 for more points, "
+        "1/2 for equal, 0 for fewer",
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=non_negative_float,
+        default=1e-9,
+        metavar="T",
+        help="stop when the certified gap is at most T (default 1e-9: exact)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=None,
+        metavar="S",
+        help="stop after S seconds with the best strategies found and their honest gap",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="FILE.json",
+        default=None,
+        help="write your strategy as a mixture file (for quintet suggest --against FILE.json)",
+    )
+    parser.add_argument(
+        "--show",
+        type=positive_int,
+        default=10,
+        metavar="N",
+        help="how many of the most likely arrangements to list (default 10)",
+    )
+
+
+def _progress(record: IterationRecord) -> None:
+    sys.stderr.write(
+        f"\riteration {record.iteration}: strategies {record.row_strategies}/"
+        f"{record.column_strategies}, gap {record.gap:.3g}, {record.seconds:.1f} s   "
+    )
+    sys.stderr.flush()
+
+
+def _equilibrium(args: argparse.Namespace) -> Output:
+    rules = rules_from_args(args)
+    setup = holdings_from_args(args, rules)
+    oracle = DoubleOracle(setup.mine, setup.theirs, rules, args.payoff)
+    show_progress = sys.stderr.isatty() and not args.json
+    history = []
+    for record in oracle.iterations(tolerance=args.tolerance, time_limit=args.time_limit):
+        history.append(record)
+        if show_progress:
+            _progress(record)
+    if show_progress:
+        sys.stderr.write("\n")
+    result = replace(oracle.result(args.tolerance), history=tuple(history))
+    if args.out:
+        write_mixture(equilibrium_mixture(result, setup.theirs), args.out)
+    context = SuggestContext(
+        rules=rules,
+        mine=setup.mine,
+        theirs=setup.theirs,
+        seed=setup.seed,
+        dealt=setup.dealt,
+        against="equilibrium",
+    )
+    return equilibrium_report(result, context, args.lang, limit=args.show)
+
+
 COMMANDS: list[Command] = [
     Command(
         "suggest",
         "the best arrangement of your cards against an opponent model, proven optimal",
         _suggest_arguments,
         _suggest,
+    ),
+    Command(
+        "equilibrium",
+        "an exact equilibrium of the deal: a mixed strategy no opponent can exploit, "
+        "with its certificate",
+        _equilibrium_arguments,
+        _equilibrium,
     ),
 ]

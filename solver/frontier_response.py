@@ -38,7 +38,13 @@ from solver.best_response import (
 )
 from solver.evaluator import strength
 from solver.frontier import Frontier, frontier
-from solver.opponents import Objective, Opponent, expected_value, position_stats, position_values
+from solver.opponents import (
+    Objective,
+    Opponent,
+    expected_value,
+    position_stats,
+    position_value_table,
+)
 from solver.packets import check_holding
 from solver.rules import Rules
 
@@ -62,9 +68,9 @@ def strategy_values(strengths: np.ndarray, opponent: Opponent, objective: Object
     """
     strengths = np.asarray(strengths, dtype=np.int64)
     if objective.separable:
-        table = position_values(opponent, objective)
+        table = position_value_table(opponent, objective)
         positions = np.arange(strengths.shape[1])
-        return table[positions, strengths].sum(axis=1) / opponent.total
+        return table[positions, strengths].sum(axis=1)
     if opponent.profiles is None or opponent.probabilities is None:
         return expected_value(strengths, opponent, objective)  # raises the clear error
     rows_per_chunk = max(1, _CHUNK // max(1, opponent.profiles.shape[0]))

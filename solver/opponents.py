@@ -57,7 +57,9 @@ __all__ = [
     "PositionStats",
     "expected_value",
     "position_stats",
+    "position_value_table",
     "position_values",
+    "strength_probabilities",
 ]
 
 MIXTURE_SCALE = 1_000_000
@@ -286,6 +288,41 @@ def position_values(opponent: Opponent, objective: Objective) -> np.ndarray:
     return weights * (below - above)
 
 
+def strength_probabilities(opponent: Opponent) -> np.ndarray:
+    """``(n_positions, n_strengths)``: the exact chance of each opponent strength at each position.
+
+    >>> round(float(strength_probabilities(Opponent.random(range(25))).sum(axis=1)[0]), 12)
+    1.0
+    """
+    if opponent.profiles is None or opponent.probabilities is None:
+        return opponent.marginal / opponent.total
+    n_positions, n_strengths = opponent.marginal.shape
+    mass = np.zeros((n_positions, n_strengths))
+    for position in range(n_positions):
+        np.add.at(mass[position], opponent.profiles[:, position], opponent.probabilities)
+    return mass
+
+
+def position_value_table(opponent: Opponent, objective: Objective) -> np.ndarray:
+    """Exact float value of each strength at each position (points or margin).
+
+    Unlike :func:`position_values` (integer weights, for the optimizer), a
+    mixture's probabilities are used as they are.
+
+    >>> opp = Opponent.random(range(25))
+    >>> bool(np.allclose(position_value_table(opp, Objective.MARGIN),
+    ...                  position_values(opp, Objective.MARGIN) / opp.total))
+    True
+    """
+    if not objective.separable:
+        raise SolverError(f"objective {objective.value!r} is not a sum over positions")
+    mass = strength_probabilities(opponent)
+    below = np.cumsum(mass, axis=1) - mass
+    above = mass.sum(axis=1, keepdims=True) - below - mass
+    weights = np.asarray(opponent.rules.position_points, dtype=np.float64)[:, None]
+    return weights * below if objective is Objective.POINTS else weights * (below - above)
+
+
 def expected_value(profiles: np.ndarray, opponent: Opponent, objective: Objective) -> np.ndarray:
     """Exact expected value of strength profiles against an opponent.
 
@@ -310,9 +347,9 @@ def expected_value(profiles: np.ndarray, opponent: Opponent, objective: Objectiv
     """
     profiles = np.asarray(profiles, dtype=np.int64)
     if objective.separable:
-        table = position_values(opponent, objective)
+        table = position_value_table(opponent, objective)
         positions = np.arange(profiles.shape[-1])
-        return table[positions, profiles].sum(axis=-1) / opponent.total
+        return table[positions, profiles].sum(axis=-1)
     if opponent.profiles is None or opponent.probabilities is None:
         raise SolverError(
             f"objective {objective.value!r} against a {opponent.kind.value} opponent "
@@ -347,13 +384,13 @@ def position_stats(profile: np.ndarray, opponent: Opponent) -> tuple[PositionSta
     """
     profile = np.asarray(profile, dtype=np.int64)
     positions = np.arange(profile.shape[0])
-    marginal = opponent.marginal[positions]
-    below = (np.cumsum(marginal, axis=1) - marginal)[positions, profile]
-    equal = marginal[positions, profile]
-    above = opponent.total - below - equal
+    mass = strength_probabilities(opponent)[positions]
+    below = (np.cumsum(mass, axis=1) - mass)[positions, profile]
+    equal = mass[positions, profile]
+    above = np.clip(1.0 - below - equal, 0.0, 1.0)
     out = []
     for i in positions:
         w = opponent.rules.position_points[i]
-        win, tie, loss = (float(x) / opponent.total for x in (below[i], equal[i], above[i]))
+        win, tie, loss = float(below[i]), float(equal[i]), float(above[i])
         out.append(PositionStats(win, tie, loss, w * win, w * (win - loss)))
     return tuple(out)

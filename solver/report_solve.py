@@ -12,9 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from solver.arrangement import Arrangement
 from solver.best_response import BestResponse
 from solver.cards import Lang, format_cards
+from solver.equilibrium import EquilibriumResult, Payoff
 from solver.evaluator import category
+from solver.mixture import Mixture
 from solver.opponents import Objective
 from solver.report import (
     Output,
@@ -29,7 +32,7 @@ from solver.report import (
 from solver.rules import Rules
 from solver.text import say
 
-__all__ = ["SuggestContext", "describe_status", "suggest_report"]
+__all__ = ["SuggestContext", "describe_status", "equilibrium_report", "suggest_report"]
 
 # A position counts as conceded when the packet there wins less often than this.
 CONCEDE_BELOW = 0.05
@@ -199,5 +202,89 @@ def suggest_report(
         "rules": rules_payload(rules),
         **result_payload(best),
         "runners_up": [result_payload(r) for r in results[1:]],
+    }
+    return Output("\n".join(lines), payload)
+
+
+def _mixture_lines(mixture: Mixture, lang: Lang | str, limit: int) -> list[str]:
+    order = sorted(range(len(mixture.arrangements)), key=lambda i: -mixture.probabilities[i])
+    lines = [
+        f"  {100 * mixture.probabilities[i]:6.2f}%  {_arrangement_text(mixture.arrangements[i], lang)}"
+        for i in order[:limit]
+    ]
+    if len(order) > limit:
+        rest = sum(mixture.probabilities[i] for i in order[limit:])
+        lines.append(f"  {100 * rest:6.2f}%  ({len(order) - limit} more)")
+    return lines
+
+
+def _arrangement_text(arrangement: Arrangement, lang: Lang | str) -> str:
+    return " | ".join(format_cards(packet_order(p), lang=lang) for p in arrangement.packets)
+
+
+def equilibrium_report(
+    result: EquilibriumResult, context: SuggestContext, lang: Lang | str, limit: int = 10
+) -> Output:
+    """Game value, certificate and the equilibrium strategies."""
+    rules = context.rules
+    lines = []
+    if context.dealt:
+        lines.append(
+            f"{say('deal', lang)}: {say('seed', lang)} {context.seed}, "
+            f"{say(rules.discard_mode.value, lang)}"
+        )
+    lines.append(f"{say('you', lang)}: {format_cards(display_order(context.mine), lang=lang)}")
+    if context.theirs != context.mine:
+        lines.append(
+            f"{say('opponent', lang)}: {format_cards(display_order(context.theirs), lang=lang)}"
+        )
+    unit = "points" if result.payoff is Payoff.MARGIN else "probability"
+    objective = Objective.MARGIN if result.payoff is Payoff.MARGIN else Objective.GAME
+    symmetric = context.theirs == context.mine
+    lines.append(f"payoff: {result.payoff.value} ({objective_text(objective, lang)})")
+    exact = (
+        " (exact, by symmetry)"
+        if symmetric
+        else f" (certified in [{result.lower:.6g}, {result.upper:.6g}])"
+    )
+    lines.append(f"{say('game_value', lang)}: {result.value:.6g}{exact}")
+    lines.append(
+        f"certified {say('exploitability', lang)}: {result.gap:.3g} {unit} "
+        f"({result.exploitability_percent:.4f}% of "
+        + ("the 25 points)" if result.payoff is Payoff.MARGIN else "a game)")
+    )
+    status = "converged" if result.converged else "stopped before convergence"
+    lines.append(
+        f"{say('iterations', lang)}: {result.iterations}, {status}; {say('time', lang)} "
+        f"{result.seconds:.2f} s; frontier strategies {result.frontier_sizes[0]:,}"
+        + ("" if symmetric else f" / {result.frontier_sizes[1]:,}")
+    )
+    lines.append(f"your strategy ({len(result.row.arrangements)} arrangements):")
+    lines.extend(_mixture_lines(result.row, lang, limit))
+    if not symmetric:
+        lines.append(f"opponent's strategy ({len(result.column.arrangements)} arrangements):")
+        lines.extend(_mixture_lines(result.column, lang, limit))
+    payload = {
+        "seed": context.seed,
+        "dealt": context.dealt,
+        "holding": cards_payload(display_order(context.mine)),
+        "opponent_holding": cards_payload(display_order(context.theirs)),
+        "rules": rules_payload(rules),
+        "payoff": result.payoff.value,
+        "value": result.value,
+        "lower": result.lower,
+        "upper": result.upper,
+        "gap": result.gap,
+        "exploitability_percent": result.exploitability_percent,
+        "converged": result.converged,
+        "iterations": result.iterations,
+        "seconds": result.seconds,
+        "frontier_strategies": list(result.frontier_sizes),
+        "strategy": result.row.to_dict(),
+        "opponent_strategy": result.column.to_dict(),
+        "history": [
+            [r.iteration, r.row_strategies, r.column_strategies, r.lower, r.upper, r.seconds]
+            for r in result.history
+        ],
     }
     return Output("\n".join(lines), payload)
