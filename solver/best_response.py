@@ -46,6 +46,7 @@ from solver.cards import HAND_SIZE, format_cards
 from solver.cpsat_model import ArrangementModel, Problem
 from solver.errors import SolverError
 from solver.evaluator import strength
+from solver.heuristics import greedy_arrangement, random_profiles
 from solver.opponents import (
     Objective,
     Opponent,
@@ -55,7 +56,6 @@ from solver.opponents import (
 )
 from solver.packets import PacketOptions, check_holding, packet_options, realize
 from solver.rules import Rules
-from solver.strategies import greedy_arrangement, random_profiles
 
 __all__ = [
     "BestResponse",

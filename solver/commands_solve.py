@@ -33,12 +33,12 @@ from solver.equilibrium import (
 )
 from solver.errors import SolverError
 from solver.frontier_response import frontier_best_response
+from solver.heuristics import greedy_arrangement
 from solver.mixture import read_mixture, write_mixture
 from solver.opponents import Objective, Opponent, OpponentKind
 from solver.report import Output
 from solver.report_solve import SuggestContext, equilibrium_report, suggest_report
 from solver.rules import Rules
-from solver.strategies import greedy_arrangement
 
 __all__ = ["COMMANDS", "opponent_from_args", "parse_fix"]
 

@@ -38,6 +38,10 @@ __all__ = ["MatrixGameLP", "MatrixGameSolution", "solve_matrix_game"]
 
 # Tight tolerances: equilibria are certified to 1e-9 by default.
 _GLOP_PARAMETERS = "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12"
+_FALLBACK_PARAMETERS = (
+    "primal_feasibility_tolerance:1e-10 dual_feasibility_tolerance:1e-10 use_dual_simplex:true",
+    "",
+)
 
 
 @dataclass(frozen=True)
@@ -89,11 +93,11 @@ class MatrixGameLP:
     2.0
     """
 
-    def __init__(self) -> None:
+    def __init__(self, parameters: str = _GLOP_PARAMETERS) -> None:
         from ortools.linear_solver import pywraplp
 
         self._solver: Any = pywraplp.Solver.CreateSolver("GLOP")
-        self._solver.SetSolverSpecificParametersAsString(_GLOP_PARAMETERS)
+        self._solver.SetSolverSpecificParametersAsString(parameters)
         self._value = self._solver.NumVar(-self._solver.infinity(), self._solver.infinity(), "v")
         self._total = self._solver.Constraint(1.0, 1.0, "sum_x")
         self._rows: list[Any] = []
@@ -153,6 +157,19 @@ class MatrixGameLP:
         if not self._rows or not self._columns:
             raise SolverError("a matrix game needs at least one row and one column")
         status = self._solver.Solve()
+        # Rarely, the tight tolerances make GLOP give up on a degenerate game:
+        # rebuild the program with other settings and carry on with it.
+        for parameters in _FALLBACK_PARAMETERS:
+            if status == pywraplp.Solver.OPTIMAL:
+                break
+            rebuilt = MatrixGameLP(parameters)
+            matrix = self.matrix()
+            for _ in range(matrix.shape[0]):
+                rebuilt.add_row(np.zeros(0))
+            for column in matrix.T:
+                rebuilt.add_column(column)
+            self.__dict__.update(rebuilt.__dict__)
+            status = self._solver.Solve()
         if status != pywraplp.Solver.OPTIMAL:
             raise SolverError(f"the linear program was not solved (status {status})")
         row = _normalized(np.array([x.solution_value() for x in self._rows]))

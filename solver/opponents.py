@@ -256,7 +256,7 @@ class Opponent:
             picks = rng.choice(len(self.arrangements), size=n_samples, p=self.probabilities)
             drawn = [self.arrangements[int(j)] for j in picks]
         else:
-            from solver.strategies import random_arrangements
+            from solver.heuristics import random_arrangements
 
             drawn = random_arrangements(self.holding, n_samples, rng, self.rules)
         equal = np.full(n_samples, 1.0 / n_samples)

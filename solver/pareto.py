@@ -67,7 +67,7 @@ def unique_rows(groups: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.sort(order[first])
 
 
-def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 8) -> np.ndarray:
+def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 256) -> np.ndarray:
     """Boolean mask of the rows not dominated within their group.
 
     Parameters
@@ -96,12 +96,17 @@ def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 8) -> np.ndar
     packed = (rows.astype(np.int64) << shifts).sum(axis=1)
     guards = int(sum(1 << int(shift + _BITS) for shift in shifts))
     row_sum = rows.astype(np.int64).sum(axis=1)
-    key = groups.astype(np.int64) * (1 << 13) + ((1 << 13) - 1 - row_sum)
-    order = np.argsort(key, kind="stable")
+    groups = groups.astype(np.int64)
+    # A first pass before any sorting: the largest-sum row of each group is
+    # maximal, and it removes most of its group.
+    candidates = _beaten_by_group_best(groups, row_sum, packed, guards)
+    key = groups[candidates] * (1 << 13) + ((1 << 13) - 1 - row_sum[candidates])
+    order = candidates[np.argsort(key, kind="stable")]
     sorted_packed = packed[order] | guards
     plain_packed = packed[order]
     sorted_groups = groups[order]
-    active = np.arange(n)
+    active = np.arange(order.shape[0])
+    rounds = 0
     # Each round takes the first ``heads`` remaining rows of every group.  A
     # head that no earlier head dominates is maximal (every row before it is
     # kept or was removed by a kept row), so it is kept and removes the rows
@@ -113,8 +118,10 @@ def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 8) -> np.ndar
         group_number = np.cumsum(boundary) - 1
         starts = np.flatnonzero(boundary)
         rank = np.arange(active.shape[0]) - starts[group_number]
-        # Few heads while many rows remain: the first pivots remove most of them.
-        width = 1 if active.shape[0] > 50 * heads * starts.shape[0] else heads
+        # One head at first (the first pivots remove most rows), then twice as
+        # many each round, so a group with a large frontier needs few rounds.
+        width = min(heads, 1 << rounds)
+        rounds += 1
         is_head = rank < width
         head = np.flatnonzero(is_head)
         # Heads against the earlier heads of their group.
@@ -138,6 +145,28 @@ def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 8) -> np.ndar
         dead[row[removed]] = True
         active = active[rest[~dead[rest]]]
     return keep
+
+
+def _beaten_by_group_best(
+    groups: np.ndarray, row_sum: np.ndarray, packed: np.ndarray, guards: int
+) -> np.ndarray:
+    """Indices of the rows not dominated by their group's first largest-sum row."""
+    order = np.argsort(groups, kind="stable")
+    sorted_groups = groups[order]
+    boundary = np.ones(order.shape[0], dtype=bool)
+    boundary[1:] = sorted_groups[1:] != sorted_groups[:-1]
+    starts = np.flatnonzero(boundary)
+    best_sum = np.maximum.reduceat(row_sum[order], starts)
+    group_number = np.cumsum(boundary) - 1
+    is_best = row_sum[order] == best_sum[group_number]
+    # The first largest-sum row of each group.
+    first_best = np.full(starts.shape[0], -1, dtype=np.int64)
+    candidates = np.flatnonzero(is_best)
+    first_best[group_number[candidates[::-1]]] = candidates[::-1]
+    pivot = order[first_best[group_number]]
+    beaten = ((packed[pivot] | guards) - packed[order]) & guards == guards
+    beaten &= order != pivot
+    return np.sort(order[~beaten])
 
 
 def _dominates(

@@ -1,112 +1,215 @@
-"""Ways to arrange a holding: simple heuristics a person would use.
+"""Players: ways of choosing an arrangement, each with a stable name.
 
-* :func:`random_arrangement`: the cards shuffled and dealt into packets.
-* :func:`greedy_arrangement`: build the strongest packet from what remains,
-  again and again; lay them out weakest first, so the strongest packet sits
-  at the last position, worth the most points.  Among equally strong
-  packets it takes the one made of the lowest card ids (lowest suits), so
-  the result is deterministic.
+A player gets its holding, the opponent's holding, the rules and a seeded
+generator, and returns an arrangement (:class:`Player`).  The players:
+
+=============  ==============================================================
+name           how it arranges
+=============  ==============================================================
+``random``     uniformly at random
+``greedy``     strongest packet first, weakest at position 1 (:mod:`solver.heuristics`)
+``br-random``  best response (margin) to an opponent arranging at random
+``br-greedy``  best response (margin) to the opponent's greedy arrangement
+``eq-margin``  a sample of its equilibrium strategy, margin payoff
+``eq-win``     a sample of its equilibrium strategy, win payoff
+=============  ==============================================================
+
+Best responses and equilibria are exact (over the frontiers,
+:mod:`solver.frontier_response`, :mod:`solver.equilibrium`).  Equilibria are
+cached per deal, so both seats of a deal solve it once.
 
 >>> from solver.deal import deal
->>> holding = deal(seed=3).holdings[0]
->>> a = greedy_arrangement(holding)
->>> s = a.strengths().tolist()
->>> s == sorted(s)
-True
+>>> d = deal(seed=1)
+>>> p = player("greedy")
+>>> p.arrange(d.holdings[0], d.holdings[1], Rules(), np.random.default_rng(0)).n_packets
+5
+>>> player("clever")
+Traceback (most recent call last):
+    ...
+solver.errors.QuintetError: unknown player 'clever' (players: random, greedy, br-random, br-greedy, eq-margin, eq-win)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 
 from solver.arrangement import Arrangement
-from solver.evaluator import strength
-from solver.packets import check_holding, subsets
-from solver.rules import DEFAULT_RULES, Rules
+from solver.equilibrium import Payoff, solve
+from solver.errors import QuintetError
+from solver.frontier_response import frontier_best_response
+from solver.heuristics import (
+    greedy_arrangement,
+    random_arrangement,
+    random_arrangements,
+    random_profiles,
+)
+from solver.mixture import Mixture
+from solver.opponents import Objective, Opponent
+from solver.rules import Rules
 
 __all__ = [
+    "PLAYER_NAMES",
+    "Player",
+    "equilibrium_strategies",
     "greedy_arrangement",
+    "player",
+    "players",
     "random_arrangement",
     "random_arrangements",
     "random_profiles",
 ]
 
 
-def greedy_arrangement(holding: Iterable[int], rules: Rules | None = None) -> Arrangement:
-    """The greedy arrangement: strongest packet first, laid out weakest first.
+class Player(Protocol):
+    """Anything that arranges a holding."""
 
-    Parameters
-    ----------
-    holding
-        The player's ``5 * n_packets`` cards.
-    rules
-        The rules.
+    name: str
 
-    Returns
-    -------
-    Arrangement
+    def arrange(
+        self,
+        holding: Sequence[int],
+        opponent_holding: Sequence[int],
+        rules: Rules,
+        rng: np.random.Generator,
+    ) -> Arrangement:
+        """The arrangement to play."""
+        ...
 
-    >>> from solver.cards import parse_cards
-    >>> greedy_arrangement(parse_cards("As Ks Qs Js Ts 7c 7d 7h 7s 8c"),
-    ...                    Rules(position_points=(6, 7))).format()
-    '7♣ 7♦ 7♥ 7♠ 8♣ | 10♠ J♠ Q♠ K♠ A♠'
-    >>> greedy_arrangement(range(24))
+
+@dataclass(frozen=True)
+class _FunctionPlayer:
+    name: str
+    description: str
+    choose: Callable[[tuple[int, ...], tuple[int, ...], Rules, np.random.Generator], Arrangement]
+
+    def arrange(
+        self,
+        holding: Sequence[int],
+        opponent_holding: Sequence[int],
+        rules: Rules,
+        rng: np.random.Generator,
+    ) -> Arrangement:
+        """The arrangement to play."""
+        return self.choose(tuple(sorted(holding)), tuple(sorted(opponent_holding)), rules, rng)
+
+
+def _random(
+    mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+) -> Arrangement:
+    return random_arrangement(mine, rng, rules)
+
+
+def _greedy(
+    mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+) -> Arrangement:
+    return greedy_arrangement(mine, rules)
+
+
+def _br_random(
+    mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+) -> Arrangement:
+    opponent = Opponent.random(theirs, rules)
+    return frontier_best_response(mine, opponent, Objective.MARGIN).arrangement
+
+
+def _br_greedy(
+    mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+) -> Arrangement:
+    opponent = Opponent.known(greedy_arrangement(theirs, rules), rules)
+    return frontier_best_response(mine, opponent, Objective.MARGIN).arrangement
+
+
+@lru_cache(maxsize=32)
+def equilibrium_strategies(
+    mine: tuple[int, ...],
+    theirs: tuple[int, ...],
+    rules: Rules,
+    payoff: Payoff,
+    time_limit: float | None = None,
+) -> tuple[Mixture, Mixture, float]:
+    """Both players' equilibrium strategies of a deal and the certified gap (cached).
+
+    With a time limit the strategies are the best found, and the gap says
+    how far from an equilibrium they may be.
+
+    >>> h = tuple(range(25))
+    >>> a, b, gap = equilibrium_strategies(h, h, Rules(), Payoff.MARGIN)
+    >>> a == b, gap < 1e-9
+    (True, True)
+    """
+    result = solve(mine, theirs, rules, payoff, time_limit=time_limit)
+    return result.row, result.column, result.gap
+
+
+def _equilibrium_player(
+    payoff: Payoff, time_limit: float | None
+) -> Callable[[tuple[int, ...], tuple[int, ...], Rules, np.random.Generator], Arrangement]:
+    def choose(
+        mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+    ) -> Arrangement:
+        # Solve the deal once for both seats: the cache is keyed by seat order.
+        if mine <= theirs:
+            own, _, _ = equilibrium_strategies(mine, theirs, rules, payoff, time_limit)
+        else:
+            _, own, _ = equilibrium_strategies(theirs, mine, rules, payoff, time_limit)
+        return own.sample(rng)
+
+    return choose
+
+
+_DESCRIPTIONS = {
+    "random": "arranges uniformly at random",
+    "greedy": "strongest packet first, weakest at position 1",
+    "br-random": "best response (margin) to a random opponent",
+    "br-greedy": "best response (margin) to the opponent's greedy arrangement",
+    "eq-margin": "samples its equilibrium strategy (margin payoff)",
+    "eq-win": "samples its equilibrium strategy (win payoff)",
+}
+PLAYER_NAMES = tuple(_DESCRIPTIONS)
+
+
+def player(name: str, *, equilibrium_time_limit: float | None = None) -> _FunctionPlayer:
+    """The player called ``name`` (see the module docstring).
+
+    ``equilibrium_time_limit`` bounds the equilibrium players' solves (seconds
+    per deal); by default they are exact.
+    """
+    key = name.strip()
+    choices: dict[str, Callable[..., Arrangement]] = {
+        "random": _random,
+        "greedy": _greedy,
+        "br-random": _br_random,
+        "br-greedy": _br_greedy,
+        "eq-margin": _equilibrium_player(Payoff.MARGIN, equilibrium_time_limit),
+        "eq-win": _equilibrium_player(Payoff.WIN, equilibrium_time_limit),
+    }
+    if key not in choices:
+        raise QuintetError(f"unknown player {name!r} (players: {', '.join(PLAYER_NAMES)})")
+    return _FunctionPlayer(key, _DESCRIPTIONS[key], choices[key])
+
+
+def players(names: str | Sequence[str]) -> list[_FunctionPlayer]:
+    """Players from a comma-separated list (or a sequence) of names, no repeats.
+
+    >>> [p.name for p in players("greedy, random")]
+    ['greedy', 'random']
+    >>> players("greedy,greedy")
     Traceback (most recent call last):
         ...
-    solver.errors.CardError: holding: expected 25 cards, got 24
+    solver.errors.QuintetError: player 'greedy' is listed twice
     """
-    rules = rules or DEFAULT_RULES
-    remaining = np.array(check_holding(holding, rules), dtype=np.int64)
-    strongest_first = []
-    for _ in range(rules.n_packets):
-        choices = subsets(remaining.shape[0])
-        hands = remaining[choices]
-        best = int(np.argmax(strength(hands, rules)))  # first maximum: lowest cards
-        strongest_first.append(tuple(int(c) for c in hands[best]))
-        remaining = np.delete(remaining, choices[best])
-    return Arrangement(tuple(reversed(strongest_first)))
-
-
-def random_arrangement(
-    holding: Iterable[int], rng: np.random.Generator, rules: Rules | None = None
-) -> Arrangement:
-    """A uniformly random arrangement of ``holding``.
-
-    >>> a = random_arrangement(range(25), np.random.default_rng(0))
-    >>> a.cards == tuple(range(25))
-    True
-    """
-    return random_arrangements(holding, 1, rng, rules)[0]
-
-
-def _shuffled(
-    holding: Iterable[int], n: int, rng: np.random.Generator, rules: Rules | None
-) -> np.ndarray:
-    """``n`` independent shuffles of the holding, as ``(n, n_packets, 5)`` cards."""
-    rules = rules or DEFAULT_RULES
-    cards = np.array(check_holding(holding, rules))
-    return rng.permuted(np.tile(cards, (n, 1)), axis=1).reshape(n, rules.n_packets, -1)
-
-
-def random_arrangements(
-    holding: Iterable[int], n: int, rng: np.random.Generator, rules: Rules | None = None
-) -> list[Arrangement]:
-    """``n`` independent uniformly random arrangements of ``holding``.
-
-    >>> len(random_arrangements(range(25), 3, np.random.default_rng(1)))
-    3
-    """
-    return [Arrangement.from_array(packets) for packets in _shuffled(holding, n, rng, rules)]
-
-
-def random_profiles(
-    holding: Iterable[int], n: int, rng: np.random.Generator, rules: Rules | None = None
-) -> np.ndarray:
-    """Strength profiles of ``n`` uniformly random arrangements, shape ``(n, n_packets)``.
-
-    >>> random_profiles(range(25), 4, np.random.default_rng(0)).shape
-    (4, 5)
-    """
-    return strength(_shuffled(holding, n, rng, rules), rules).astype(np.int64)
+    items = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]
+    items = [n for n in items if n]
+    if not items:
+        raise QuintetError("no players given")
+    chosen: list[_FunctionPlayer] = []
+    for name in items:
+        if name in [p.name for p in chosen]:
+            raise QuintetError(f"player {name!r} is listed twice")
+        chosen.append(player(name))
+    return chosen

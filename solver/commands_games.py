@@ -1,0 +1,99 @@
+"""The game sub-commands of ``quintet``: ``tournament`` and ``play``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from solver.commands import Command, non_negative_int, rules_from_args
+from solver.commands_solve import positive_float, positive_int
+from solver.report import Output
+from solver.report_games import tournament_report, write_games_csv
+from solver.strategies import PLAYER_NAMES
+from solver.tournament import TournamentConfig, run
+
+__all__ = ["COMMANDS"]
+
+
+def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        default=",".join(PLAYER_NAMES),
+        help=f"comma-separated players (default: all of {', '.join(PLAYER_NAMES)})",
+    )
+    parser.add_argument("--deals", type=positive_int, default=100, help="deals (default 100)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed (default 0)")
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        help="worker processes (default 1); results do not depend on it",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["local", "dask"],
+        default="local",
+        help='local processes (default) or a Dask cluster (pip install "quintet-solver[distributed]")',
+    )
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="with --backend dask: a running scheduler (default: start a local cluster of --jobs workers)",
+    )
+    parser.add_argument(
+        "--eq-time-limit",
+        type=positive_float,
+        default=None,
+        metavar="S",
+        help="time limit per equilibrium solve of the eq-* players (default: exact); the "
+        "report shows the certified gap reached",
+    )
+    parser.add_argument(
+        "--csv", metavar="FILE", default=None, help="write one row per game to FILE"
+    )
+
+
+class _Progress:
+    """A progress bar on stderr, when it is a terminal."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.enabled = total, 0, enabled
+
+    def __call__(self, finished: int) -> None:
+        self.done += finished
+        if self.enabled:
+            filled = int(30 * self.done / self.total)
+            sys.stderr.write(
+                f"\r[{'#' * filled}{' ' * (30 - filled)}] {self.done}/{self.total} deals"
+            )
+            sys.stderr.flush()
+            if self.done >= self.total:
+                sys.stderr.write("\n")
+
+
+def _tournament(args: argparse.Namespace) -> Output:
+    config = TournamentConfig(
+        players=tuple(args.players.split(",")),
+        deals=args.deals,
+        seed=args.seed,
+        rules=rules_from_args(args),
+        equilibrium_time_limit=args.eq_time_limit,
+    )
+    progress = _Progress(config.deals, sys.stderr.isatty() and not args.json)
+    result = run(
+        config, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, on_deal=progress
+    )
+    if args.csv:
+        write_games_csv(result, args.csv)
+    return tournament_report(result, args.lang, jobs=args.jobs)
+
+
+COMMANDS: list[Command] = [
+    Command(
+        "tournament",
+        "every pair of players on the same seeded deals, each in each seat",
+        _tournament_arguments,
+        _tournament,
+    ),
+]
