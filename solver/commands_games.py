@@ -89,11 +89,63 @@ def _tournament(args: argparse.Namespace) -> Output:
     return tournament_report(result, args.lang, jobs=args.jobs)
 
 
+def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed",
+        type=non_negative_int,
+        default=None,
+        help="seed of the deal and of the computer (default: fresh, printed)",
+    )
+    parser.add_argument(
+        "--opponent",
+        default="eq-margin",
+        metavar="PLAYER",
+        help=f"the computer player: one of {', '.join(PLAYER_NAMES)} (default eq-margin)",
+    )
+
+
+def _read(prompt: str) -> str:
+    return input(prompt)
+
+
+def _play(args: argparse.Namespace) -> None:
+    import numpy as np
+
+    from solver.commands import fresh_seed
+    from solver.deal import deal
+    from solver.play import play
+    from solver.strategies import player
+
+    rules = rules_from_args(args)
+    player(args.opponent)  # a bad name is an input error before the game starts
+    seed = fresh_seed() if args.seed is None else args.seed
+    holdings = deal(seed, rules).holdings
+    print(f"seed {seed}")
+    status = play(
+        holdings[0],
+        holdings[1],
+        rules,
+        args.opponent,
+        np.random.default_rng([seed, 2]),
+        _read,
+        print,
+        args.lang,
+    )
+    if status:
+        raise SystemExit(status)
+
+
 COMMANDS: list[Command] = [
     Command(
         "tournament",
         "every pair of players on the same seeded deals, each in each seat",
         _tournament_arguments,
         _tournament,
+    ),
+    Command(
+        "play",
+        "play a game against the computer: type your packets, then see them compared",
+        _play_arguments,
+        _play,
     ),
 ]
