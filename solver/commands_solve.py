@@ -24,13 +24,7 @@ from solver.commands import (
     non_negative_int,
     rules_from_args,
 )
-from solver.equilibrium import (
-    DoubleOracle,
-    IterationRecord,
-    Payoff,
-    equilibrium_mixture,
-    equilibrium_response,
-)
+from solver.equilibrium import DoubleOracle, IterationRecord, Payoff
 from solver.errors import SolverError
 from solver.frontier_response import frontier_best_response
 from solver.heuristics import greedy_arrangement
@@ -39,6 +33,7 @@ from solver.opponents import Objective, Opponent, OpponentKind
 from solver.report import Output
 from solver.report_solve import SuggestContext, equilibrium_report, suggest_report
 from solver.rules import Rules
+from solver.strategies import equilibrium_mixture, equilibrium_response
 
 __all__ = ["COMMANDS", "opponent_from_args", "parse_fix"]
 

@@ -46,13 +46,11 @@ from enum import Enum
 
 import numpy as np
 
-from solver.best_response import BestResponse, SolveStatus
 from solver.errors import SolverError
 from solver.frontier import Frontier
 from solver.frontier_response import cached_frontier
 from solver.matrix_game import MatrixGameLP
 from solver.mixture import Mixture
-from solver.opponents import Objective, expected_value, position_stats
 from solver.packets import check_holding
 from solver.rules import DEFAULT_RULES, Rules
 
@@ -61,8 +59,6 @@ __all__ = [
     "EquilibriumResult",
     "IterationRecord",
     "Payoff",
-    "equilibrium_mixture",
-    "equilibrium_response",
     "solve",
 ]
 
@@ -428,65 +424,3 @@ def solve(
     oracle = DoubleOracle(first, second, rules, payoff)
     history = tuple(oracle.iterations(tolerance=tolerance, time_limit=time_limit))
     return replace(oracle.result(tolerance), history=history)
-
-
-def equilibrium_response(
-    first: Iterable[int],
-    second: Iterable[int],
-    rules: Rules | None = None,
-    payoff: Payoff | str = Payoff.MARGIN,
-    *,
-    rng: np.random.Generator,
-    tolerance: float = 1e-9,
-    time_limit: float | None = None,
-) -> BestResponse:
-    """Play the equilibrium: one arrangement sampled from player 1's equilibrium strategy.
-
-    Against the opponent's equilibrium strategy every arrangement of the
-    support earns the game value, and no opponent can hold player 1 below
-    the certified lower bound on average.  The result's value is the
-    sampled arrangement's exact value against the opponent's equilibrium
-    strategy (margin, or game for the win payoff); its bound is the
-    certified upper bound on the game value.
-    """
-    rules = rules or DEFAULT_RULES
-    result = solve(first, second, rules, payoff, tolerance=tolerance, time_limit=time_limit)
-    arrangement = result.row.sample(rng)
-    objective = Objective.MARGIN if result.payoff is Payoff.MARGIN else Objective.GAME
-    opponent = result.column.opponent(rules)
-    profile = arrangement.strengths(rules)
-    return BestResponse(
-        arrangement=arrangement,
-        strengths=tuple(int(s) for s in profile),
-        objective=objective,
-        value=float(expected_value(profile, opponent, objective)),
-        bound=result.upper,
-        status=SolveStatus.OPTIMAL if result.converged else SolveStatus.FEASIBLE,
-        seconds=result.seconds,
-        engine="equilibrium",
-        positions=position_stats(profile, opponent),
-        note=(
-            f"sampled from an equilibrium of {len(result.row.arrangements)} arrangements; "
-            f"game value {result.value:.6g}, certified gap {result.gap:.2g}"
-        ),
-    )
-
-
-def equilibrium_mixture(result: EquilibriumResult, opponent_holding: Iterable[int]) -> Mixture:
-    """Player 1's equilibrium strategy with its certificate as file metadata."""
-    from solver.report import cards_payload, rules_payload
-
-    metadata = {
-        "kind": "equilibrium",
-        "payoff": result.payoff.value,
-        "game_value": result.value,
-        "lower": result.lower,
-        "upper": result.upper,
-        "exploitability": result.gap,
-        "exploitability_percent": result.exploitability_percent,
-        "converged": result.converged,
-        "iterations": result.iterations,
-        "opponent_holding": cards_payload(sorted(opponent_holding, reverse=True)),
-        "rules": rules_payload(result.rules),
-    }
-    return Mixture(result.row.arrangements, result.row.probabilities, metadata)
