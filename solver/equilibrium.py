@@ -143,6 +143,8 @@ class EquilibriumResult:
 
 
 _PER_ITERATION = {Payoff.MARGIN: 3, Payoff.WIN: 10}
+_PRUNE_MEMORY = 5  # iterations a strategy must go unused before it may be dropped
+_PRUNE_SLACK = 20
 
 
 class _Player:
@@ -231,6 +233,8 @@ class DoubleOracle:
         self.best_column_set: list[int] = []
         self.lp_value = 0.0
         self.iteration = 0
+        self._recent_rows: list[set[int]] = []
+        self._recent_columns: list[set[int]] = []
 
     # The payoff scale: internal values are points (margin) or 2u - 1 (win).
     def _to_payoff(self, value: float) -> float:
@@ -357,6 +361,7 @@ class DoubleOracle:
                 return
             if deadline is not None and time.perf_counter() >= deadline:
                 return
+            self._prune(x, y)
             new_rows = self._pick(row_values, self.row_set, solution.value)
             for index in new_rows:
                 self._add_row(index)
@@ -369,6 +374,48 @@ class DoubleOracle:
                     self._add_column(index)
             if not new_rows and not new_columns:
                 return  # numerically converged: nothing new to add
+
+    def _prune(self, x: np.ndarray, y: np.ndarray) -> None:
+        """Drop restricted strategies unused lately, when they outnumber the support.
+
+        The linear program's cost grows with its size, and on degenerate
+        games (the win payoff) most strategies once added stay unused.  A
+        dropped strategy that becomes useful again is simply re-added by a
+        best response; the certificate never depends on the restricted set.
+        """
+        self._recent_rows.append({self.row_set[i] for i in np.flatnonzero(x > 1e-12)})
+        self._recent_columns.append({self.column_set[j] for j in np.flatnonzero(y > 1e-12)})
+        del self._recent_rows[:-_PRUNE_MEMORY], self._recent_columns[:-_PRUNE_MEMORY]
+        used_rows = set().union(*self._recent_rows)
+        used_columns = used_rows if self.symmetric else set().union(*self._recent_columns)
+        fresh = 2 * self.per_iteration  # the latest additions stay regardless
+        if 4 * len(self.row_set) <= 5 * len(used_rows) + 4 * _PRUNE_SLACK:
+            return
+        rows = [
+            i
+            for k, i in enumerate(self.row_set)
+            if i in used_rows or k >= len(self.row_set) - fresh
+        ]
+        columns = (
+            list(rows)
+            if self.symmetric
+            else [
+                j
+                for k, j in enumerate(self.column_set)
+                if j in used_columns or k >= len(self.column_set) - fresh
+            ]
+        )
+        keep_columns = [self.column_set.index(j) for j in columns]
+        keep_rows = [self.row_set.index(i) for i in rows]
+        self.against_columns = [self.against_columns[k] for k in keep_columns]
+        if not self.symmetric:
+            self.against_rows = [self.against_rows[k] for k in keep_rows]
+        self.row_set, self.column_set = rows, columns
+        self.lp = MatrixGameLP()
+        for _ in rows:
+            self.lp.add_row(np.zeros(0))
+        for outcomes in self.against_columns:
+            self.lp.add_column(outcomes[rows].astype(np.float64))
 
     def _mixture(self, player: _Player, support: list[int], probabilities: np.ndarray) -> Mixture:
         keep = np.flatnonzero(probabilities > 1e-12)

@@ -1,0 +1,125 @@
+"""Run every benchmark and write ``benchmarks/RESULTS.md``.
+
+Run from the repository root (after ``pip install -e ".[bench]"`` for the
+comparisons against other evaluators)::
+
+    python benchmarks/run_all.py            # the full runs (about an hour on 2 cores)
+    python benchmarks/run_all.py --quick    # smaller parameters (a few minutes)
+
+Each benchmark script runs in its own process with ``--markdown``; its
+output goes into RESULTS.md under a heading, after a header that records
+the machine, the date, the git revision and the load average.  A script
+that fails is recorded as failed, and this script then exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+# (title, script, full arguments, quick arguments)
+BENCHMARKS = [
+    ("Evaluator", "bench_evaluator.py", [], ["--hands", "5000000", "--repeat", "3"]),
+    (
+        "Best response (CP-SAT)",
+        "bench_best_response.py",
+        [],
+        ["--deals", "10", "--direct-deals", "1", "--mixture-deals", "3"],
+    ),
+    (
+        "Frontier and equilibrium",
+        "bench_equilibrium.py",
+        [],
+        ["--mirror-deals", "6", "--independent-deals", "3"],
+    ),
+    ("Tournament", "bench_tournament.py", ["--deals", "100"], ["--deals", "10"]),
+]
+
+
+def _git_revision() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=HERE,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmarks; write RESULTS.md."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller parameters")
+    parser.add_argument("--out", default=str(HERE / "RESULTS.md"))
+    parser.add_argument("--only", default=None, help="comma-separated script names to run")
+    args = parser.parse_args(argv)
+    started = dt.datetime.now(dt.timezone.utc)
+    sections = []
+    failed = False
+    for title, script, full, quick in BENCHMARKS:
+        if args.only and script not in args.only.split(","):
+            continue
+        command = [
+            sys.executable,
+            str(HERE / script),
+            "--markdown",
+            *(quick if args.quick else full),
+        ]
+        print(f"running {' '.join(command[1:])}", file=sys.stderr)
+        clock = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, cwd=HERE.parent)
+        seconds = time.perf_counter() - clock
+        body = done.stdout.strip()
+        if done.returncode != 0:
+            failed = True
+            body += f"\n\n**FAILED** (exit status {done.returncode}):\n\n```\n{done.stderr[-3000:]}\n```"
+        sections.append(
+            f"## {title}\n\n`python benchmarks/{script} {' '.join(command[3:])}` "
+            f"({seconds:.0f} s)\n\n{body}\n"
+        )
+    header = [
+        "# Benchmark results",
+        "",
+        f"Regenerate with `python benchmarks/run_all.py{' --quick' if args.quick else ''}`.",
+        "Medians are quoted; the machine is shared and noisy (see the load averages).",
+        "",
+        "| item | value |",
+        "|---|---|",
+        f"| date | {started.strftime('%Y-%m-%d %H:%M UTC')} |",
+        f"| machine | {_cpu()}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()} |",
+        f"| python | {platform.python_implementation()} {platform.python_version()} |",
+        f"| git revision | {_git_revision()} |",
+        f"| load average at start | {' / '.join(f'{x:.2f}' for x in os.getloadavg())} |",
+        f"| parameters | {'quick' if args.quick else 'full'} |",
+        "",
+    ]
+    Path(args.out).write_text("\n".join(header) + "\n" + "\n".join(sections), encoding="utf-8")
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
