@@ -57,6 +57,15 @@ def objective_text(objective: Objective, lang: Lang | str) -> str:
     return russian if Lang(lang) is Lang.RU else english
 
 
+_PAYOFF_TEXT = {
+    Payoff.MARGIN: ("points scored minus points conceded", "набранные минус отданные очки"),
+    Payoff.WIN: (
+        "1 for more points, 1/2 for equal, 0 for fewer",
+        "1 за победу, 1/2 за ничью, 0 за поражение",
+    ),
+}
+
+
 def describe_status(optimal: bool, gap: float, lang: Lang | str) -> str:
     """'proven optimal', or 'feasible ...' with the gap."""
     if optimal and gap <= 1e-9:
@@ -239,9 +248,10 @@ def equilibrium_report(
             f"{say('opponent', lang)}: {format_cards(display_order(context.theirs), lang=lang)}"
         )
     unit = "points" if result.payoff is Payoff.MARGIN else "probability"
-    objective = Objective.MARGIN if result.payoff is Payoff.MARGIN else Objective.GAME
     symmetric = context.theirs == context.mine
-    lines.append(f"payoff: {result.payoff.value} ({objective_text(objective, lang)})")
+    lines.append(
+        f"payoff: {result.payoff.value}: {_PAYOFF_TEXT[result.payoff][Lang(lang) is Lang.RU]}"
+    )
     exact = (
         " (exact, by symmetry)"
         if symmetric
