@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -159,10 +160,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     if output is None:
         return 0
-    if args.json:
-        _print_json(output.payload)
-    else:
-        print(output.text)
+    try:
+        if args.json:
+            _print_json(output.payload)
+        else:
+            print(output.text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (quintet ... | head): stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
 
 

@@ -212,7 +212,8 @@ class ArrangementModel:
             )
             win = self.model.new_bool_var("win")
             self.model.add(margin >= 1).only_enforce_if(win)
-            terms.append((2 if game else 1) * int(weight) * win)
+            # game: (win + draw_or_win) / 2 is 1 for a win and 1/2 for a draw.
+            terms.append(int(weight) * win)
             if game:
                 draw_or_win = self.model.new_bool_var("draw_or_win")
                 self.model.add(margin >= 0).only_enforce_if(draw_or_win)

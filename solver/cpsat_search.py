@@ -13,7 +13,7 @@ was proved, and the bound (in the model's integer units).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 
 import numpy as np
@@ -21,10 +21,18 @@ import numpy as np
 from solver.cpsat_model import ArrangementModel, Problem
 from solver.heuristics import greedy_arrangement
 from solver.opponents import Objective
-from solver.packets import PacketOptions
+from solver.packets import PacketOptions, realize
 from solver.results import SolveStatus
 
-__all__ = ["Found", "greedy_choice", "option_of_packet", "search", "search_full", "search_known"]
+__all__ = [
+    "Found",
+    "greedy_choice",
+    "option_of_packet",
+    "realized_choice",
+    "search",
+    "search_full",
+    "search_known",
+]
 
 
 def option_of_packet(options: PacketOptions, packet: np.ndarray) -> int:
@@ -36,6 +44,18 @@ def option_of_packet(options: PacketOptions, packet: np.ndarray) -> int:
     usage = np.bincount(packet >> 2, minlength=8)
     match = np.flatnonzero((options.usage == usage).all(axis=1) & (options.flush_suit < 0))
     return int(match[0])
+
+
+def realized_choice(problem: Problem, chosen: list[int]) -> list[int]:
+    """The options of the packets :func:`~solver.packets.realize` builds for ``chosen``.
+
+    They differ from ``chosen`` only when the cards force a multiset packet
+    to be a flush (stronger than the model assumed).
+    """
+    if not chosen:
+        return []
+    packets = realize(problem.options, chosen)
+    return [option_of_packet(problem.options, packet) for packet in packets]
 
 
 def greedy_choice(problem: Problem) -> list[int]:
@@ -52,6 +72,11 @@ class Found:
     chosen: list[int]
     status: SolveStatus
     bound: float  # integer units, without the fixed constant
+    real: list[int] = field(default_factory=list)  # options of the realized packets
+
+    def __post_init__(self) -> None:
+        if not self.real:
+            self.real.extend(self.chosen)
 
 
 def search(problem: Problem, k: int, time_limit: float | None, workers: int) -> list[Found]:
@@ -109,16 +134,21 @@ def search(problem: Problem, k: int, time_limit: float | None, workers: int) -> 
             outcome = model.solve(remaining, workers)
             if outcome.chosen is None:
                 if outcome.status == "infeasible" and slack < ceiling - lower:
-                    slack *= 4  # nothing this good: look further
+                    slack = max(1, 4 * slack)  # nothing this good: look further
                     widen = True
                     break
                 return found or [Found(incumbent, SolveStatus.FEASIBLE, float(ceiling))]
             assert outcome.objective is not None
             certified = outcome.objective >= floor or slack >= ceiling - lower
             if outcome.status == "optimal" and certified:
-                found.append(Found(outcome.chosen, SolveStatus.OPTIMAL, float(outcome.objective)))
+                real = realized_choice(problem, outcome.chosen)
                 model.exclude_profile(outcome.chosen)
-                if profile(incumbent) == profile(outcome.chosen):
+                model.exclude_profile(real)
+                if profile(real) not in {profile(f.real) for f in found}:
+                    found.append(
+                        Found(outcome.chosen, SolveStatus.OPTIMAL, float(outcome.objective), real)
+                    )
+                if profile(incumbent) in (profile(outcome.chosen), profile(real)):
                     # The incumbent is excluded now: it no longer bounds the next best.
                     lower = ceiling - int(loss.max(axis=0).sum())
                 continue
@@ -155,10 +185,14 @@ def search_full(problem: Problem, k: int, time_limit: float | None, workers: int
                 return [Found(greedy, SolveStatus.FEASIBLE, outcome.bound)]
             break
         status = SolveStatus.OPTIMAL if outcome.status == "optimal" else SolveStatus.FEASIBLE
-        found.append(Found(outcome.chosen, status, outcome.bound))
+        real = realized_choice(problem, outcome.chosen)
+        seen = {tuple(problem.options.strength[f.real]) for f in found}
+        if tuple(problem.options.strength[real]) not in seen:
+            found.append(Found(outcome.chosen, status, outcome.bound, real))
         if status is SolveStatus.FEASIBLE:
             break
         model.exclude_profile(outcome.chosen)
+        model.exclude_profile(real)
     return found
 
 
