@@ -213,7 +213,7 @@ def play(
     """
     from solver.frontier_response import frontier_best_response
     from solver.opponents import Objective, Opponent
-    from solver.strategies import player
+    from solver.strategies import describe_player, player
 
     text = _TEXT[Lang(lang)]
     theirs = tuple(sorted(int(c) for c in theirs))
@@ -223,7 +223,7 @@ def play(
     write(text["points"].format(points=", ".join(str(p) for p in rules.position_points)))
     write(text["yours"].format(cards=format_cards(table.remaining, lang=lang)))
     write(text["theirs"].format(cards=format_cards(sorted(theirs, reverse=True), lang=lang)))
-    write(text["against"].format(player=computer.name, description=computer.description))
+    write(text["against"].format(player=computer.name, description=describe_player(opponent, lang)))
     write(text["help"])
     while not table.complete:
         n = len(table.packets) + 1
@@ -247,8 +247,10 @@ def play(
             if word == "help":
                 write(text["help"])
                 continue
+            # Best against a random opponent, keeping the packets already laid out.
+            laid = {i + 1: packet for i, packet in enumerate(table.packets)}
             best = frontier_best_response(
-                table.holding, Opponent.random(theirs, rules), Objective.MARGIN
+                tuple(table.holding), Opponent.random(theirs, rules), Objective.MARGIN, fixed=laid
             )
             write(text["hint"].format(arrangement=best.arrangement.format(lang=lang)))
         elif word.isalpha() and len(word) > 3 and "|" not in word:

@@ -39,6 +39,7 @@ from typing import Protocol
 import numpy as np
 
 from solver.arrangement import Arrangement
+from solver.cards import Lang
 from solver.equilibrium import EquilibriumResult, Payoff, solve
 from solver.errors import QuintetError
 from solver.frontier_response import frontier_best_response
@@ -56,6 +57,7 @@ from solver.rules import DEFAULT_RULES, Rules
 __all__ = [
     "PLAYER_NAMES",
     "Player",
+    "describe_player",
     "equilibrium_mixture",
     "equilibrium_response",
     "equilibrium_strategies",
@@ -166,12 +168,27 @@ def _equilibrium_player(
 
 
 _DESCRIPTIONS = {
-    "random": "arranges uniformly at random",
-    "greedy": "strongest packet first, weakest at position 1",
-    "br-random": "best response (margin) to a random opponent",
-    "br-greedy": "best response (margin) to the opponent's greedy arrangement",
-    "eq-margin": "samples its equilibrium strategy (margin payoff)",
-    "eq-win": "samples its equilibrium strategy (win payoff)",
+    "random": ("arranges uniformly at random", "раскладывает случайно"),
+    "greedy": (
+        "strongest packet first, weakest at position 1",
+        "сначала сильнейший пакет, слабейший на позиции 1",
+    ),
+    "br-random": (
+        "best response (margin) to a random opponent",
+        "лучший ответ (перевес) случайному противнику",
+    ),
+    "br-greedy": (
+        "best response (margin) to the opponent's greedy arrangement",
+        "лучший ответ (перевес) жадной раскладке противника",
+    ),
+    "eq-margin": (
+        "samples its equilibrium strategy (margin payoff)",
+        "играет равновесную стратегию (выплата: перевес)",
+    ),
+    "eq-win": (
+        "samples its equilibrium strategy (win payoff)",
+        "играет равновесную стратегию (выплата: победа)",
+    ),
 }
 PLAYER_NAMES = tuple(_DESCRIPTIONS)
 
@@ -193,7 +210,17 @@ def player(name: str, *, equilibrium_time_limit: float | None = None) -> _Functi
     }
     if key not in choices:
         raise QuintetError(f"unknown player {name!r} (players: {', '.join(PLAYER_NAMES)})")
-    return _FunctionPlayer(key, _DESCRIPTIONS[key], choices[key])
+    return _FunctionPlayer(key, _DESCRIPTIONS[key][0], choices[key])
+
+
+def describe_player(name: str, lang: Lang | str = Lang.EN) -> str:
+    """What a player does, in English or Russian.
+
+    >>> describe_player("random", "ru")
+    'раскладывает случайно'
+    """
+    english, russian = _DESCRIPTIONS[player(name).name]
+    return russian if Lang(lang) is Lang.RU else english
 
 
 def players(names: str | Sequence[str]) -> list[_FunctionPlayer]:

@@ -66,7 +66,7 @@ class TournamentConfig:
     equilibrium_time_limit: float | None = None
 
     def __post_init__(self) -> None:
-        names = tuple(p.name for p in players(list(self.players)))
+        names = tuple(p.name for p in players(self.players))
         object.__setattr__(self, "players", names)
         if len(names) < 2:
             raise QuintetError("a tournament needs at least two players")
@@ -310,7 +310,11 @@ def _run_dask(
         )
         client = Client(cluster)
     else:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler)
+        except (OSError, ValueError, TimeoutError) as error:
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise QuintetError(f"cannot use the Dask scheduler {scheduler!r}: {reason}") from None
     try:
         futures = [
             client.submit(_play_chunk, config, chunk, pure=False)
@@ -355,10 +359,13 @@ def run(
     Returns
     -------
     TournamentResult
-        Identical for any ``jobs`` and backend.
+        Identical for any ``jobs`` and backend (unless the equilibrium solves
+        have a time limit: then timing decides where they stop).
     """
     if jobs < 1:
         raise QuintetError(f"--jobs must be at least 1, got {jobs}")
+    if scheduler is not None and backend != "dask":
+        raise QuintetError("--scheduler needs --backend dask")
     jobs = min(jobs, os.cpu_count() or jobs, config.deals) if backend == "local" else jobs
     callback = on_deal or (lambda _: None)
     started = time.perf_counter()
