@@ -162,13 +162,15 @@ class _Player:
 def _outcomes(
     mine: np.ndarray, theirs: np.ndarray, weights: np.ndarray, payoff: Payoff
 ) -> np.ndarray:
-    """Payoff of each of ``mine`` (N, k) against one strategy ``theirs`` (k,), as int8.
+    """Payoff of each of ``mine`` (N, k) against one strategy ``theirs`` (k,).
 
-    Margin in points; win as 2 * (u - 1/2), i.e. 1, 0, -1.
+    Margin in points; win as 2 * (u - 1/2), i.e. 1, 0, -1.  Stored as int8
+    when every margin fits (25 points by default), int32 otherwise.
     """
     margin = (np.sign(mine - theirs[None, :]) * weights).sum(axis=1)
     values = margin if payoff is Payoff.MARGIN else np.sign(margin)
-    return values.astype(np.int8)
+    fits = payoff is Payoff.WIN or int(weights.sum()) <= np.iinfo(np.int8).max
+    return values.astype(np.int8 if fits else np.int32)
 
 
 class DoubleOracle:
