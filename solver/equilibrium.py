@@ -144,7 +144,7 @@ class EquilibriumResult:
 
 _PER_ITERATION = {Payoff.MARGIN: 3, Payoff.WIN: 10}
 _PRUNE_MEMORY = 5  # iterations a strategy must go unused before it may be dropped
-_PRUNE_SLACK = 20
+_PRUNE_FROM = 100  # restricted strategies per player before dropping is considered
 
 
 class _Player:
@@ -237,6 +237,8 @@ class DoubleOracle:
         self.iteration = 0
         self._recent_rows: list[set[int]] = []
         self._recent_columns: list[set[int]] = []
+        self._dropped_rows: set[int] = set()
+        self._dropped_columns: set[int] = set()
 
     # The payoff scale: internal values are points (margin) or 2u - 1 (win).
     def _to_payoff(self, value: float) -> float:
@@ -382,31 +384,36 @@ class DoubleOracle:
 
         The linear program's cost grows with its size, and on degenerate
         games (the win payoff) most strategies once added stay unused.  A
-        dropped strategy that becomes useful again is simply re-added by a
-        best response; the certificate never depends on the restricted set.
+        dropped strategy that becomes useful again is re-added by a best
+        response, and is never dropped again: each strategy leaves at most
+        once, so the iteration cannot cycle.  The certificate never depends
+        on the restricted set.
         """
         self._recent_rows.append({self.row_set[i] for i in np.flatnonzero(x > 1e-12)})
         self._recent_columns.append({self.column_set[j] for j in np.flatnonzero(y > 1e-12)})
         del self._recent_rows[:-_PRUNE_MEMORY], self._recent_columns[:-_PRUNE_MEMORY]
-        used_rows = set().union(*self._recent_rows)
-        used_columns = used_rows if self.symmetric else set().union(*self._recent_columns)
-        fresh = 2 * self.per_iteration  # the latest additions stay regardless
-        if 4 * len(self.row_set) <= 5 * len(used_rows) + 4 * _PRUNE_SLACK:
+        if len(self.row_set) + len(self.column_set) < 2 * _PRUNE_FROM:
             return
+        fresh = 2 * self.per_iteration  # the latest additions stay regardless
+        used_rows = set().union(*self._recent_rows) | self._dropped_rows
         rows = [
             i
             for k, i in enumerate(self.row_set)
             if i in used_rows or k >= len(self.row_set) - fresh
         ]
-        columns = (
-            list(rows)
-            if self.symmetric
-            else [
+        if self.symmetric:
+            columns = list(rows)
+        else:
+            used_columns = set().union(*self._recent_columns) | self._dropped_columns
+            columns = [
                 j
                 for k, j in enumerate(self.column_set)
                 if j in used_columns or k >= len(self.column_set) - fresh
             ]
-        )
+        if 4 * (len(rows) + len(columns)) > 3 * (len(self.row_set) + len(self.column_set)):
+            return  # too little to gain
+        self._dropped_rows |= set(self.row_set) - set(rows)
+        self._dropped_columns |= set(self.column_set) - set(columns)
         keep_columns = [self.column_set.index(j) for j in columns]
         keep_rows = [self.row_set.index(i) for i in rows]
         self.against_columns = [self.against_columns[k] for k in keep_columns]
