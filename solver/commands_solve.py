@@ -191,6 +191,17 @@ def _suggest_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _context(setup: Setup, rules: Rules, against: str) -> SuggestContext:
+    return SuggestContext(
+        rules=rules,
+        mine=setup.mine,
+        theirs=setup.theirs,
+        seed=setup.seed,
+        dealt=setup.dealt,
+        against=against,
+    )
+
+
 def _suggest(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     setup = holdings_from_args(args, rules)
@@ -230,14 +241,7 @@ def _suggest(args: argparse.Namespace) -> Output:
                 workers=args.workers,
                 **common,
             )
-    context = SuggestContext(
-        rules=rules,
-        mine=setup.mine,
-        theirs=setup.theirs,
-        seed=setup.seed,
-        dealt=setup.dealt,
-        against=description,
-    )
+    context = _context(setup, rules, description)
     return suggest_report(results, context, args.lang)
 
 
@@ -302,14 +306,7 @@ def _equilibrium(args: argparse.Namespace) -> Output:
     result = replace(oracle.result(args.tolerance), history=tuple(history))
     if args.out:
         write_mixture(equilibrium_mixture(result, setup.theirs), args.out)
-    context = SuggestContext(
-        rules=rules,
-        mine=setup.mine,
-        theirs=setup.theirs,
-        seed=setup.seed,
-        dealt=setup.dealt,
-        against="equilibrium",
-    )
+    context = _context(setup, rules, "equilibrium")
     return equilibrium_report(result, context, args.lang, limit=args.show)
 
 

@@ -87,6 +87,23 @@ class SuggestContext:
     against: str
 
 
+def _heading(context: SuggestContext, lang: Lang | str, *, show_cards: bool) -> list[str]:
+    """The deal (when dealt) and, if asked, both holdings."""
+    lines = []
+    if context.dealt:
+        lines.append(
+            f"{say('deal', lang)}: {say('seed', lang)} {context.seed}, "
+            f"{say(context.rules.discard_mode.value, lang)}"
+        )
+    if show_cards:
+        lines.append(f"{say('you', lang)}: {format_cards(display_order(context.mine), lang=lang)}")
+        if context.theirs != context.mine:
+            lines.append(
+                f"{say('opponent', lang)}: {format_cards(display_order(context.theirs), lang=lang)}"
+            )
+    return lines
+
+
 def _percent(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -137,17 +154,7 @@ def suggest_report(
     """The best arrangement with per-position figures; runners-up with their cost."""
     best = results[0]
     rules = context.rules
-    lines = []
-    if context.dealt:
-        lines.append(
-            f"{say('deal', lang)}: {say('seed', lang)} {context.seed}, "
-            f"{say(rules.discard_mode.value, lang)}"
-        )
-        lines.append(f"{say('you', lang)}: {format_cards(display_order(context.mine), lang=lang)}")
-        if context.theirs != context.mine:
-            lines.append(
-                f"{say('opponent', lang)}: {format_cards(display_order(context.theirs), lang=lang)}"
-            )
+    lines = _heading(context, lang, show_cards=context.dealt)
     lines.append(
         f"{say('objective', lang)}: {objective_text(best.objective, lang)}; "
         f"{say('against', lang)}: {context.against}"
@@ -236,17 +243,7 @@ def equilibrium_report(
 ) -> Output:
     """Game value, certificate and the equilibrium strategies."""
     rules = context.rules
-    lines = []
-    if context.dealt:
-        lines.append(
-            f"{say('deal', lang)}: {say('seed', lang)} {context.seed}, "
-            f"{say(rules.discard_mode.value, lang)}"
-        )
-    lines.append(f"{say('you', lang)}: {format_cards(display_order(context.mine), lang=lang)}")
-    if context.theirs != context.mine:
-        lines.append(
-            f"{say('opponent', lang)}: {format_cards(display_order(context.theirs), lang=lang)}"
-        )
+    lines = _heading(context, lang, show_cards=True)
     unit = "points" if result.payoff is Payoff.MARGIN else "probability"
     symmetric = context.theirs == context.mine
     lines.append(
