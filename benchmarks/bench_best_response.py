@@ -72,7 +72,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
-import importlib.metadata
 import os
 import platform
 import statistics
@@ -80,11 +79,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _common import Table, cpu_model, log, met, version
 
 import solver
 from solver.arrangement import Arrangement
@@ -111,66 +111,6 @@ OPPONENTS = ("random", "greedy")
 # --------------------------------------------------------------------------- output
 
 
-@dataclass
-class Table:
-    """A titled table of preformatted cells, rendered as plain text or markdown.
-
-    Parameters
-    ----------
-    title
-        Heading printed above the table.
-    headers
-        Column headers.
-    align
-        One character per column: ``"l"`` (left) or ``"r"`` (right).
-    rows
-        Rows of cells, each as many as ``headers``.
-    notes
-        Lines printed under the table.
-    """
-
-    title: str
-    headers: list[str]
-    align: str
-    rows: list[list[str]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def render(self, markdown: bool) -> str:
-        """The table as GitHub markdown (``markdown=True``) or aligned plain text."""
-        return self._markdown() if markdown else self._plain()
-
-    def _markdown(self) -> str:
-        def line(cells: Sequence[str]) -> str:
-            return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-        rule = "|" + "|".join("---:" if a == "r" else ":---" for a in self.align) + "|"
-        lines = [f"### {self.title}", "", line(self.headers), rule]
-        lines += [line(row) for row in self.rows]
-        if self.notes:
-            lines.append("")
-            lines += [f"- {note}" for note in self.notes]
-        return "\n".join(lines)
-
-    def _plain(self) -> str:
-        widths = [
-            max(len(cell) for cell in column)
-            for column in zip(self.headers, *self.rows, strict=True)
-        ]
-
-        def line(cells: Sequence[str]) -> str:
-            padded = (
-                cell.rjust(width) if a == "r" else cell.ljust(width)
-                for cell, width, a in zip(cells, widths, self.align, strict=True)
-            )
-            return "  ".join(padded).rstrip()
-
-        lines = [self.title, "=" * len(self.title), line(self.headers)]
-        lines.append("  ".join("-" * width for width in widths))
-        lines += [line(row) for row in self.rows]
-        lines += [f"  * {note}" for note in self.notes]
-        return "\n".join(lines)
-
-
 def _s(seconds: float) -> str:
     return f"{seconds:.3f} s" if seconds < 10 else f"{seconds:.1f} s"
 
@@ -179,32 +119,12 @@ def _pct(share: float) -> str:
     return f"{100 * share:.0f}%"
 
 
-def _met(ok: bool) -> str:
-    return "yes" if ok else "NO"
-
-
-def _log(message: str) -> None:
-    """Progress on stderr, so that stdout holds only the tables."""
-    print(f"[bench] {message}", file=sys.stderr, flush=True)
-
-
 def _p95(values: Sequence[float]) -> float:
     """95th percentile, linear interpolation between order statistics (numpy's default)."""
     return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
 
 
 # --------------------------------------------------------------------------- machine
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for text in cpuinfo:
-                if text.startswith("model name"):
-                    return text.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def _git_revision() -> str:
@@ -230,13 +150,6 @@ def _git_revision() -> str:
     return f"{head}{' (modified files)' if dirty else ''}"
 
 
-def _version(distribution: str) -> str:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-
-
 def _load() -> str:
     try:
         one, five, fifteen = os.getloadavg()
@@ -252,10 +165,10 @@ def machine_header(args: argparse.Namespace) -> Table:
     items = [
         ("date", dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")),
         ("platform", platform.platform()),
-        ("CPU", f"{_cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
+        ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
         ("load average at start", _load()),
         ("python", f"{platform.python_implementation()} {platform.python_version()}"),
-        ("numpy / ortools", f"{np.__version__} / {_version('ortools')}"),
+        ("numpy / ortools", f"{np.__version__} / {version('ortools')}"),
         ("quintet-solver", f"{solver.__version__}, git {_git_revision()}"),
         (
             "parameters",
@@ -638,7 +551,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def _progress(label: str, count: int, total: int, started: float) -> None:
     if count == total or count % 10 == 0:
-        _log(f"{label}: {count}/{total} deals, {time.perf_counter() - started:.0f} s")
+        log(f"{label}: {count}/{total} deals, {time.perf_counter() - started:.0f} s")
 
 
 def table_ours(runs: list[OurRun], args: argparse.Namespace) -> tuple[Table, Table]:
@@ -666,7 +579,7 @@ def table_ours(runs: list[OurRun], args: argparse.Namespace) -> tuple[Table, Tab
                 (f"median wall <= {MEDIAN_TARGET_S} s", _s(median), median <= MEDIAN_TARGET_S),
                 (f"p95 wall <= {P95_TARGET_S} s", _s(p95), p95 <= P95_TARGET_S),
             ):
-                targets.rows.append([objective.value, opponent, target, measured, _met(ok)])
+                targets.rows.append([objective.value, opponent, target, measured, met(ok)])
     figures.notes = [
         "seconds: result.seconds (model building and solving, inside best_response); "
         "wall: the whole call (also the exact rescoring and position statistics).",
@@ -869,7 +782,7 @@ def table_mixture(runs: list[OurRun], args: argparse.Namespace) -> tuple[Table, 
     summary.rows.append(
         [
             *summary_row(["win", "mixture"], runs),
-            f"{_met(median_wall <= WIN_MEDIAN_TARGET_S)} ({_s(median_wall)})",
+            f"{met(median_wall <= WIN_MEDIAN_TARGET_S)} ({_s(median_wall)})",
         ]
     )
     detail = Table(
@@ -922,7 +835,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     failures: list[str] = []
     tables = [machine_header(args)]
 
-    _log("warm-up (OR-Tools import, tables) on a deal outside the set")
+    log("warm-up (OR-Tools import, tables) on a deal outside the set")
     warm = deal(seed=args.seed + args.deals, rules=rules)
     for name in OPPONENTS:
         for objective in OBJECTIVES:
@@ -961,7 +874,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in OPPONENTS:
             opponent = make_opponent(name, game.holdings[1], rules)
             for objective in OBJECTIVES:
-                _log(
+                log(
                     f"direct model: seed {seed}, {objective.value} vs {name} "
                     f"({time.perf_counter() - phase:.0f} s so far)"
                 )

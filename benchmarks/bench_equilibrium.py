@@ -107,7 +107,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
-import importlib.metadata
 import multiprocessing
 import os
 import platform
@@ -121,6 +120,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _common import Table, cpu_model, log, met, version
 
 import solver
 import solver.frontier_response as frontier_response
@@ -155,81 +155,12 @@ OPPONENTS = ("random", "greedy")
 # --------------------------------------------------------------------------- output
 
 
-@dataclass
-class Table:
-    """A titled table of preformatted cells, rendered as plain text or markdown.
-
-    Parameters
-    ----------
-    title
-        Heading printed above the table.
-    headers
-        Column headers.
-    align
-        One character per column: ``"l"`` (left) or ``"r"`` (right).
-    rows
-        Rows of cells, each as many as ``headers``.
-    notes
-        Lines printed under the table.
-    """
-
-    title: str
-    headers: list[str]
-    align: str
-    rows: list[list[str]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def render(self, markdown: bool) -> str:
-        """The table as GitHub markdown (``markdown=True``) or aligned plain text."""
-        return self._markdown() if markdown else self._plain()
-
-    def _markdown(self) -> str:
-        def line(cells: Sequence[str]) -> str:
-            return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-        rule = "|" + "|".join("---:" if a == "r" else ":---" for a in self.align) + "|"
-        lines = [f"### {self.title}", "", line(self.headers), rule]
-        lines += [line(row) for row in self.rows]
-        if self.notes:
-            lines.append("")
-            lines += [f"- {note}" for note in self.notes]
-        return "\n".join(lines)
-
-    def _plain(self) -> str:
-        widths = [
-            max(len(cell) for cell in column)
-            for column in zip(self.headers, *self.rows, strict=True)
-        ]
-
-        def line(cells: Sequence[str]) -> str:
-            padded = (
-                cell.rjust(width) if a == "r" else cell.ljust(width)
-                for cell, width, a in zip(cells, widths, self.align, strict=True)
-            )
-            return "  ".join(padded).rstrip()
-
-        lines = [self.title, "=" * len(self.title), line(self.headers)]
-        lines.append("  ".join("-" * width for width in widths))
-        lines += [line(row) for row in self.rows]
-        lines += [f"  * {note}" for note in self.notes]
-        return "\n".join(lines)
-
-
 def _s(seconds: float) -> str:
     return f"{seconds:.3f} s" if seconds < 10 else f"{seconds:.1f} s"
 
 
 def _ms(seconds: float) -> str:
     return f"{1000 * seconds:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
-
-
-def _met(ok: bool) -> str:
-    return "yes" if ok else "NO"
-
-
-def _log(message: str) -> None:
-    """Progress on stderr, so that stdout holds only the tables."""
-    print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
 def _p95(values: Sequence[float]) -> float:
@@ -246,17 +177,6 @@ def _gap(value: float) -> str:
 
 
 # --------------------------------------------------------------------------- machine
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for text in cpuinfo:
-                if text.startswith("model name"):
-                    return text.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def _git_revision() -> str:
@@ -286,13 +206,6 @@ def _git_revision() -> str:
     return f"{head}, modified: {', '.join(names)}"
 
 
-def _version(distribution: str) -> str:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-
-
 def _load() -> str:
     try:
         one, five, fifteen = os.getloadavg()
@@ -308,10 +221,10 @@ def machine_header(args: argparse.Namespace) -> Table:
     items = [
         ("date", dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")),
         ("platform", platform.platform()),
-        ("CPU", f"{_cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
+        ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
         ("load average at start", _load()),
         ("python", f"{platform.python_implementation()} {platform.python_version()}"),
-        ("numpy / ortools", f"{np.__version__} / {_version('ortools')}"),
+        ("numpy / ortools", f"{np.__version__} / {version('ortools')}"),
         ("quintet-solver", f"{solver.__version__}, git {_git_revision()}"),
         (
             "parameters",
@@ -495,8 +408,8 @@ def table_frontier(
                 _s(_median([r.cpu for r in group])),
                 _s(_median([r.cpu for r in hot])),
                 _s(_median([r.strategies_seconds for r in hot])),
-                f"{_met(cold_median <= FRONTIER_MEDIAN_TARGET_S)} / "
-                f"{_met(warm_median <= FRONTIER_MEDIAN_TARGET_S)}",
+                f"{met(cold_median <= FRONTIER_MEDIAN_TARGET_S)} / "
+                f"{met(warm_median <= FRONTIER_MEDIAN_TARGET_S)}",
             ]
         )
         for r, h in zip(group, hot, strict=True):
@@ -653,7 +566,7 @@ def table_response(runs: list[ResponseRun]) -> tuple[Table, Table]:
                     f"{_median([c / f for c, f in zip(cpsats, fronts, strict=True)]):.0f}x",
                     f"{worst:.1e}",
                     f"{agree}/{len(group)}",
-                    f"{_met(median <= RESPONSE_TARGET_S)} / {_met(p95 <= RESPONSE_TARGET_S)}",
+                    f"{met(median <= RESPONSE_TARGET_S)} / {met(p95 <= RESPONSE_TARGET_S)}",
                 ]
             )
             for r in group:
@@ -954,7 +867,7 @@ def table_equilibrium(runs: list[EquilibriumRun], args: argparse.Namespace) -> l
                     p95 <= EQUILIBRIUM_P95_TARGET_S,
                 ),
             ):
-                targets.rows.append([mode, payoff.value, target, measured, _met(ok)])
+                targets.rows.append([mode, payoff.value, target, measured, met(ok)])
             for r in group:
                 support = r.support
                 sizes = r.frontier_sizes
@@ -1326,7 +1239,7 @@ def run_case(
                         frontier_sizes=_sizes(cold),
                     )
                 )
-                _log(f"{case.label} {payoff.value}: KILLED after {now - started:.0f} s")
+                log(f"{case.label} {payoff.value}: KILLED after {now - started:.0f} s")
                 pending.remove(payoff)
                 break
             kind = message[0]
@@ -1362,7 +1275,7 @@ def run_case(
                 if eq.error:
                     failures.append(f"{case.label} {payoff.value}: the solve raised {eq.error}")
                 collected.equilibria.append(eq)
-                _log(
+                log(
                     f"{case.label} {payoff.value}: {_status(eq)}, {eq.iterations} iterations, "
                     f"LP {max(eq.restricted)} (largest {eq.largest}), gap {_gap(eq.gap)}, "
                     f"total {eq.total_seconds:.1f} s"
@@ -1408,19 +1321,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     cases = make_cases(args)
 
     # Per deal, in a worker process: cold frontiers, best responses, equilibria.
-    _log("starting the worker (warm-up on a deal outside the set)")
+    log("starting the worker (warm-up on a deal outside the set)")
     worker = Worker(args)
     collected = Collected()
     phase = time.perf_counter()
     try:
         for number, case in enumerate(cases, start=1):
             run_case(case, worker, args, collected, failures)
-            _log(f"deal {number}/{len(cases)} done, {time.perf_counter() - phase:.0f} s so far")
+            log(f"deal {number}/{len(cases)} done, {time.perf_counter() - phase:.0f} s so far")
     finally:
         worker.close()
 
     # Warm frontiers, in this process: one sequence per mode, the store emptied at its start.
-    _log("warm frontier pass")
+    log("warm frontier pass")
     warm_up_frontier = deal(seed=args.seed + WARMUP_SEED_OFFSET).holdings[0]
     frontier(warm_up_frontier, Rules())  # the evaluator's tables, untimed
     warm: list[FrontierRun] = []

@@ -53,7 +53,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import functools
-import importlib.metadata
 import json
 import os
 import platform
@@ -62,11 +61,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
+from _common import Table, cpu_model, log, met, version
 
 import solver
 from solver.cards import DECK_SIZE, HAND_SIZE
@@ -111,66 +111,6 @@ print(json.dumps({
 # --------------------------------------------------------------------------- output
 
 
-@dataclass
-class Table:
-    """A titled table of preformatted cells, rendered as plain text or markdown.
-
-    Parameters
-    ----------
-    title
-        Heading printed above the table.
-    headers
-        Column headers.
-    align
-        One character per column: ``"l"`` (left) or ``"r"`` (right).
-    rows
-        Rows of cells, each as many as ``headers``.
-    notes
-        Lines printed under the table.
-    """
-
-    title: str
-    headers: list[str]
-    align: str
-    rows: list[list[str]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def render(self, markdown: bool) -> str:
-        """The table as GitHub markdown (``markdown=True``) or aligned plain text."""
-        return self._markdown() if markdown else self._plain()
-
-    def _markdown(self) -> str:
-        def line(cells: Sequence[str]) -> str:
-            return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-        rule = "|" + "|".join("---:" if a == "r" else ":---" for a in self.align) + "|"
-        lines = [f"### {self.title}", "", line(self.headers), rule]
-        lines += [line(row) for row in self.rows]
-        if self.notes:
-            lines.append("")
-            lines += [f"- {note}" for note in self.notes]
-        return "\n".join(lines)
-
-    def _plain(self) -> str:
-        widths = [
-            max(len(cell) for cell in column)
-            for column in zip(self.headers, *self.rows, strict=True)
-        ]
-
-        def line(cells: Sequence[str]) -> str:
-            padded = (
-                cell.rjust(width) if a == "r" else cell.ljust(width)
-                for cell, width, a in zip(cells, widths, self.align, strict=True)
-            )
-            return "  ".join(padded).rstrip()
-
-        lines = [self.title, "=" * len(self.title), line(self.headers)]
-        lines.append("  ".join("-" * width for width in widths))
-        lines += [line(row) for row in self.rows]
-        lines += [f"  * {note}" for note in self.notes]
-        return "\n".join(lines)
-
-
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.1f} ms"
 
@@ -187,27 +127,7 @@ def _mhps(hands_per_second: float) -> str:
     )
 
 
-def _met(ok: bool) -> str:
-    return "yes" if ok else "NO"
-
-
-def _log(message: str) -> None:
-    """Progress on stderr, so that stdout holds only the tables."""
-    print(f"[bench] {message}", file=sys.stderr, flush=True)
-
-
 # --------------------------------------------------------------------------- machine
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for text in cpuinfo:
-                if text.startswith("model name"):
-                    return text.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def _git_revision() -> str:
@@ -233,13 +153,6 @@ def _git_revision() -> str:
     return f"{head}{' (modified files)' if dirty else ''}"
 
 
-def _version(distribution: str) -> str:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-
-
 def machine_header(args: argparse.Namespace) -> Table:
     """Date, machine, versions and run parameters, as a two-column table."""
     cpus = os.cpu_count() or 1
@@ -247,13 +160,13 @@ def machine_header(args: argparse.Namespace) -> Table:
     items = [
         ("date", dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")),
         ("platform", platform.platform()),
-        ("CPU", f"{_cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
+        ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
         ("python", f"{platform.python_implementation()} {platform.python_version()}"),
         ("numpy", np.__version__),
         ("quintet-solver", f"{solver.__version__}, git {_git_revision()}"),
         (
             "treys / eval7 / phevaluator",
-            " / ".join(_version(name) for name in ("treys", "eval7", "phevaluator")),
+            " / ".join(version(name) for name in ("treys", "eval7", "phevaluator")),
         ),
         (
             "parameters",
@@ -385,7 +298,7 @@ def cold_table(samples: dict[str, list[float]]) -> Table:
                 fmt(median),
                 fmt(min(values)),
                 "" if target is None else f"<= {target * 1e3:.0f} ms",
-                "" if target is None else _met(median <= target),
+                "" if target is None else met(median <= target),
             ]
         )
     table.notes = [
@@ -434,7 +347,7 @@ def _prepare_treys(hands: list[list[int]]) -> list[PerHandEvaluator]:
     def run() -> list[int]:
         return [evaluate(hole, board) for hole, board in prepared]
 
-    name = f"treys {_version('treys')}"
+    name = f"treys {version('treys')}"
     return [PerHandEvaluator(name, "Evaluator().evaluate(hole, board)", run, False)]
 
 
@@ -448,7 +361,7 @@ def _prepare_eval7(hands: list[list[int]]) -> list[PerHandEvaluator]:
     def run() -> list[int]:
         return [evaluate(hand) for hand in prepared]
 
-    name = f"eval7 {_version('eval7')}"
+    name = f"eval7 {version('eval7')}"
     return [PerHandEvaluator(name, "evaluate([Card, ...])", run, True)]
 
 
@@ -464,7 +377,7 @@ def _prepare_phevaluator(hands: list[list[int]]) -> list[PerHandEvaluator]:
     def run_5cards() -> list[int]:
         return [evaluate_5cards(*hand) for hand in prepared]
 
-    name = f"phevaluator {_version('phevaluator')}"
+    name = f"phevaluator {version('phevaluator')}"
     return [
         PerHandEvaluator(name, "evaluate_cards(*int ids)", run_cards, False),
         PerHandEvaluator(name, "evaluate_5cards(*int ids)", run_5cards, False),
@@ -611,15 +524,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     tables = [machine_header(args)]
 
-    _log(f"cold table builds in {args.repeat} fresh interpreters")
+    log(f"cold table builds in {args.repeat} fresh interpreters")
     tables.append(cold_table(cold_build(args.repeat)))
 
-    _log(f"generating {args.hands:,} random hands")
+    log(f"generating {args.hands:,} random hands")
     rng = np.random.default_rng(args.seed)
     hands_int8 = random_hands(args.hands, rng)
     hands_int64 = hands_int8.astype(np.int64)
 
-    _log("batch strength()")
+    log("batch strength()")
     batch = Table(
         f"2. Batch strength(hands), {args.hands:,} random hands, {args.repeat} repeats",
         ["input dtype", "median time", "median M hands/s", "best M hands/s", "target", "met"],
@@ -643,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _mhps(args.hands / median),
                 _mhps(args.hands / min(times)),
                 f">= {THROUGHPUT_TARGET_MHPS:.0f}",
-                _met(args.hands / median / 1e6 >= THROUGHPUT_TARGET_MHPS),
+                met(args.hands / median / 1e6 >= THROUGHPUT_TARGET_MHPS),
             ]
         )
     assert reference is not None
@@ -699,7 +612,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             speed.notes.append(f"{library}: skipped, cannot import it ({error}).")
             continue
         for evaluator in evaluators:
-            _log(f"{evaluator.name}: {evaluator.call}")
+            log(f"{evaluator.name}: {evaluator.call}")
             evaluator.run()  # warm-up
             times, values = timed(evaluator.run, args.repeat)
             rate = compare_n / statistics.median(times)
@@ -736,7 +649,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tables.append(speed)
 
     single_n = min(args.single_hands, args.hands)
-    _log(f"our per-hand strength() on {single_n:,} hands")
+    log(f"our per-hand strength() on {single_n:,} hands")
     rows = list(hands_int64[:single_n])
     strength = solver.strength
 

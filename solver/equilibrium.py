@@ -142,7 +142,7 @@ class EquilibriumResult:
         return 100.0 * self.gap / scale
 
 
-_PER_ITERATION = {Payoff.MARGIN: 3, Payoff.WIN: 10}
+_PER_ITERATION = {Payoff.MARGIN: 5, Payoff.WIN: 10}
 _PRUNE_MEMORY = 5  # iterations a strategy must go unused before it may be dropped
 _PRUNE_FROM = 100  # restricted strategies per player before dropping is considered
 
@@ -185,7 +185,7 @@ class DoubleOracle:
     payoff
         ``"margin"`` or ``"win"``.
     per_iteration
-        Best responses added per player and iteration (default: 3 for
+        Best responses added per player and iteration (default: 5 for
         margin, 10 for win).
     """
 
@@ -277,7 +277,9 @@ class DoubleOracle:
 
     def _pick(self, values: np.ndarray, current: list[int], restricted_value: float) -> list[int]:
         """Up to ``per_iteration`` best strategies outside ``current`` that gain."""
-        order = np.argsort(-values, kind="stable")[: len(current) + self.per_iteration]
+        count = min(values.shape[0], len(current) + self.per_iteration)
+        top = np.argpartition(-values, count - 1)[:count]
+        order = top[np.argsort(-values[top], kind="stable")]
         taken = set(current)
         picks = [
             int(i) for i in order if int(i) not in taken and values[i] > restricted_value + 1e-12
