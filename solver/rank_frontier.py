@@ -29,6 +29,7 @@ state, which rebuilds concrete packets.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -128,6 +129,41 @@ class _Level:
         )
 
 
+_PARALLEL_FROM = 256  # states in a level before it is split over two threads
+
+
+def _concatenate(parts: list[_Level]) -> _Level:
+    """Levels of consecutive key ranges, as one."""
+    offsets = [np.zeros(1, dtype=np.int64)]
+    total = 0
+    for part in parts:
+        offsets.append(part.offsets[1:] + total)
+        total += int(part.offsets[-1])
+    return _Level(
+        keys=np.concatenate([part.keys for part in parts]),
+        offsets=np.concatenate(offsets),
+        rows=np.concatenate([part.rows for part in parts]),
+        choice=np.concatenate([part.choice for part in parts]),
+        child=np.concatenate([part.child for part in parts]),
+    )
+
+
+def _insert_sorted(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each sorted row with its value inserted in order (no full sort needed).
+
+    >>> _insert_sorted(np.array([[1, 5], [2, 3]]), np.array([3, 9])).tolist()
+    [[1, 3, 5], [2, 3, 9]]
+    """
+    n, width = rows.shape
+    out = np.empty((n, width + 1), dtype=rows.dtype)
+    position = (rows < values[:, None]).sum(axis=1) if width else np.zeros(n, dtype=np.int64)
+    for j in range(width + 1):
+        before = rows[:, j] if j < width else values
+        after = rows[:, j - 1] if j > 0 else values
+        out[:, j] = np.where(j < position, before, np.where(j == position, values, after))
+    return out
+
+
 class RankFrontiers:
     """The frontiers of rank-count states computed so far, for one ranking rule set."""
 
@@ -180,6 +216,18 @@ class RankFrontiers:
                 choice=choice.astype(np.int32),
                 child=np.zeros(keys.shape[0], dtype=np.int32),
             )
+        # Large levels are cut into chunks of states computed on two threads:
+        # the work is numpy calls that release the GIL.
+        chunks = np.array_split(keys, 2) if keys.shape[0] >= _PARALLEL_FROM else [keys]
+        if len(chunks) == 1:
+            return self._compute_chunk(keys, below)
+        with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
+            parts = list(pool.map(lambda chunk: self._compute_chunk(chunk, below), chunks))
+        return _concatenate(parts)
+
+    def _compute_chunk(self, keys: np.ndarray, below: _Level) -> _Level:
+        """Frontiers of some new states of one level (keys sorted)."""
+        _, ms_keys, _ = _multisets()
         state, multiset = _options_of(keys)
         child_state = below.find(keys[state] - ms_keys[multiset])
         sizes = below.offsets[child_state + 1] - below.offsets[child_state]
@@ -187,7 +235,7 @@ class RankFrontiers:
         local = ragged_arange(sizes)
         child_row = np.repeat(below.offsets[child_state], sizes) + local
         added = self.strength[multiset[pair]].astype(np.int16)
-        rows = np.sort(np.column_stack([below.rows[child_row], added]), axis=1)
+        rows = _insert_sorted(below.rows[child_row], added)
         group = state[pair]
         keep = pareto_keep(group, rows)
         order = np.flatnonzero(keep)[np.argsort(group[keep], kind="stable")]
