@@ -142,7 +142,7 @@ class EquilibriumResult:
         return 100.0 * self.gap / scale
 
 
-_PER_ITERATION = {Payoff.MARGIN: 5, Payoff.WIN: 10}
+_PER_ITERATION = {Payoff.MARGIN: 5, Payoff.WIN: 30}
 _PRUNE_MEMORY = 5  # iterations a strategy must go unused before it may be dropped
 _PRUNE_FROM = 100  # restricted strategies per player before dropping is considered
 
@@ -186,7 +186,7 @@ class DoubleOracle:
         ``"margin"`` or ``"win"``.
     per_iteration
         Best responses added per player and iteration (default: 5 for
-        margin, 10 for win).
+        margin, 30 for win).
     """
 
     def __init__(
