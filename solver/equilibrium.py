@@ -221,6 +221,9 @@ class DoubleOracle:
         )
         self.weights = np.asarray(self.rules.position_points, dtype=np.int64)
         self.lp = MatrixGameLP()
+        # The LP sees win outcomes shifted from (-1, 0, 1) to (0, 1, 2): a loss
+        # becomes a zero GLOP need not store, and about half the matrix is losses.
+        self._lp_shift = 1.0 if self.payoff is Payoff.WIN else 0.0
         self.row_set: list[int] = []
         self.column_set: list[int] = []
         # Stored outcomes: of every row strategy against each restricted
@@ -289,7 +292,7 @@ class DoubleOracle:
     def _add_row(self, index: int) -> None:
         self.row_set.append(index)
         payoffs = np.array([stored[index] for stored in self.against_columns], dtype=np.float64)
-        self.lp.add_row(payoffs)
+        self.lp.add_row(payoffs + self._lp_shift)
         if not self.symmetric:
             # The column player's payoff against the new row strategy.
             self.against_rows.append(
@@ -304,7 +307,7 @@ class DoubleOracle:
             self.rows.strengths, self.columns.strengths[index], self.weights, self.payoff
         )
         self.against_columns.append(outcomes)
-        self.lp.add_column(outcomes[self.row_set].astype(np.float64))
+        self.lp.add_column(outcomes[self.row_set] + self._lp_shift)
 
     def _start(self) -> None:
         # Start from the strategy with the largest strength sum (a strong, plain guess).
@@ -332,7 +335,7 @@ class DoubleOracle:
         while self.iteration < max_iterations:
             self.iteration += 1
             solution = self.lp.solve()
-            self.lp_value = solution.value
+            self.lp_value = solution.value - self._lp_shift
             x, y = solution.row, solution.column
             if self.symmetric:
                 y = x  # the row solution of a symmetric game is optimal for both
@@ -368,14 +371,14 @@ class DoubleOracle:
             if deadline is not None and time.perf_counter() >= deadline:
                 return
             self._prune(x, y)
-            new_rows = self._pick(row_values, self.row_set, solution.value)
+            new_rows = self._pick(row_values, self.row_set, self.lp_value)
             for index in new_rows:
                 self._add_row(index)
                 if self.symmetric:
                     self._add_column(index)
             new_columns: list[int] = []
             if not self.symmetric:
-                new_columns = self._pick(column_values, self.column_set, -solution.value)
+                new_columns = self._pick(column_values, self.column_set, -self.lp_value)
                 for index in new_columns:
                     self._add_column(index)
             if not new_rows and not new_columns:
@@ -426,7 +429,7 @@ class DoubleOracle:
         for _ in rows:
             self.lp.add_row(np.zeros(0))
         for outcomes in self.against_columns:
-            self.lp.add_column(outcomes[rows].astype(np.float64))
+            self.lp.add_column(outcomes[rows] + self._lp_shift)
 
     def _mixture(self, player: _Player, support: list[int], probabilities: np.ndarray) -> Mixture:
         keep = np.flatnonzero(probabilities > 1e-12)
