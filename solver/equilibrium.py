@@ -153,6 +153,7 @@ class _Player:
     def __init__(self, front: Frontier) -> None:
         self.front = front
         self.strengths, self.profile, self.order = front.strategies()
+        self.by_position = np.ascontiguousarray(self.strengths.T)
 
     @property
     def size(self) -> int:
@@ -162,15 +163,17 @@ class _Player:
 def _outcomes(
     mine: np.ndarray, theirs: np.ndarray, weights: np.ndarray, payoff: Payoff
 ) -> np.ndarray:
-    """Payoff of each of ``mine`` (N, k) against one strategy ``theirs`` (k,).
+    """Payoff of each of ``mine`` against one strategy ``theirs`` (k,).
 
+    ``mine`` holds the strategies' strengths position by position, ``(k, N)``.
     Margin in points; win as 2 * (u - 1/2), i.e. 1, 0, -1.  Stored as int8
     when every margin fits (25 points by default), int32 otherwise.
     """
-    margin = (np.sign(mine - theirs[None, :]) * weights).sum(axis=1)
-    values = margin if payoff is Payoff.MARGIN else np.sign(margin)
-    fits = payoff is Payoff.WIN or int(weights.sum()) <= np.iinfo(np.int8).max
-    return values.astype(np.int8 if fits else np.int32)
+    small = int(weights.sum()) <= np.iinfo(np.int8).max
+    margin = np.zeros(mine.shape[1], np.int8 if small else np.int32)
+    for strengths, their, weight in zip(mine, theirs.tolist(), weights.tolist(), strict=True):
+        margin += weight * np.subtract(strengths > their, strengths < their, dtype=margin.dtype)
+    return margin if payoff is Payoff.MARGIN else np.sign(margin).astype(np.int8)
 
 
 class DoubleOracle:
@@ -267,15 +270,19 @@ class DoubleOracle:
                 above = mass.sum() - below - mass
                 values += w * (below - above)[player.strengths[:, p]]
             return values
-        matrix = np.column_stack(stored) if stored else np.zeros((player.size, 0), np.int8)
-        approximate = matrix.astype(np.float32) @ probabilities.astype(np.float32)
+        # Only the support counts; accumulate its stored outcome columns in float32.
+        support = np.flatnonzero(probabilities > 0)
+        approximate = np.zeros(player.size, np.float32)
+        for j in support.tolist():
+            approximate += np.float32(probabilities[j]) * stored[j]
         # Re-evaluate the best candidates exactly, in float64 (float32 errors
         # are far below 1e-3, so the exact best is among them).
         count = min(player.size, 4 * self.per_iteration + 16)
         top = np.argpartition(-approximate, count - 1)[:count]
         near = np.union1d(top, np.flatnonzero(approximate >= approximate.max() - 1e-3))
+        exact = np.stack([stored[j][near] for j in support.tolist()], axis=1)
         values = np.full(player.size, -np.inf)
-        values[near] = matrix[near].astype(np.float64) @ probabilities
+        values[near] = exact.astype(np.float64) @ probabilities[support]
         return values
 
     def _pick(self, values: np.ndarray, current: list[int], restricted_value: float) -> list[int]:
@@ -297,14 +304,14 @@ class DoubleOracle:
             # The column player's payoff against the new row strategy.
             self.against_rows.append(
                 _outcomes(
-                    self.columns.strengths, self.rows.strengths[index], self.weights, self.payoff
+                    self.columns.by_position, self.rows.strengths[index], self.weights, self.payoff
                 )
             )
 
     def _add_column(self, index: int) -> None:
         self.column_set.append(index)
         outcomes = _outcomes(
-            self.rows.strengths, self.columns.strengths[index], self.weights, self.payoff
+            self.rows.by_position, self.columns.strengths[index], self.weights, self.payoff
         )
         self.against_columns.append(outcomes)
         self.lp.add_column(outcomes[self.row_set] + self._lp_shift)
@@ -425,11 +432,10 @@ class DoubleOracle:
         if not self.symmetric:
             self.against_rows = [self.against_rows[k] for k in keep_rows]
         self.row_set, self.column_set = rows, columns
-        self.lp = MatrixGameLP()
-        for _ in rows:
-            self.lp.add_row(np.zeros(0))
-        for outcomes in self.against_columns:
-            self.lp.add_column(outcomes[rows] + self._lp_shift)
+        self.lp = MatrixGameLP.from_matrix(
+            np.column_stack([outcomes[rows] for outcomes in self.against_columns])
+            + self._lp_shift
+        )
 
     def _mixture(self, player: _Player, support: list[int], probabilities: np.ndarray) -> Mixture:
         keep = np.flatnonzero(probabilities > 1e-12)

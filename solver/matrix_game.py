@@ -11,7 +11,7 @@ constraints.  Any pair of strategies certifies bounds on the game value:
 ``min_j (x^T A)_j <= value <= max_i (A y)_i``; the gap between them is what
 either player could gain by deviating.
 
-:class:`MatrixGameLP` keeps the program between solves and grows it a row
+:class:`MatrixGameLP` keeps the matrix between solves and grows it a row
 or a column at a time, as the double oracle (:mod:`solver.equilibrium`)
 needs; :func:`solve_matrix_game` solves a whole matrix at once.
 
@@ -36,9 +36,11 @@ from solver.errors import SolverError
 
 __all__ = ["MatrixGameLP", "MatrixGameSolution", "solve_matrix_game"]
 
-# Tight tolerances: equilibria are certified to 1e-9 by default.
-_GLOP_PARAMETERS = "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12"
-_FALLBACK_PARAMETERS = (
+# Tight tolerances: equilibria are certified to 1e-9 by default.  Rarely the
+# tight tolerances make GLOP give up on a degenerate game; then the next
+# settings are tried in turn.
+_GLOP_PARAMETERS = (
+    "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12",
     "primal_feasibility_tolerance:1e-10 dual_feasibility_tolerance:1e-10 use_dual_simplex:true",
     "",
 )
@@ -79,8 +81,74 @@ def _normalized(weights: np.ndarray) -> np.ndarray:
     return weights / total
 
 
+def _request(matrix: np.ndarray, parameters: str) -> Any:
+    """The row player's program for ``matrix`` as a GLOP request.
+
+    Variables ``x_0 .. x_{m-1}`` and ``v`` (last); constraint 0 is
+    ``sum x = 1``, constraint ``1 + j`` is column ``j``'s.  Zero payoffs are
+    not stored.
+    """
+    from ortools.linear_solver import linear_solver_pb2
+
+    m, n = matrix.shape
+    request = linear_solver_pb2.MPModelRequest()
+    request.solver_type = linear_solver_pb2.MPModelRequest.GLOP_LINEAR_PROGRAMMING
+    request.solver_specific_parameters = parameters
+    model = request.model
+    model.maximize = True
+    for _ in range(m):
+        x = model.variable.add()
+        x.lower_bound, x.upper_bound = 0.0, 1.0
+    value = model.variable.add()
+    value.lower_bound, value.upper_bound = -np.inf, np.inf
+    value.objective_coefficient = 1.0
+    # The probabilities sum to one.
+    total = model.constraint.add()
+    total.lower_bound = total.upper_bound = 1.0
+    total.var_index.extend(range(m))
+    total.coefficient.extend([1.0] * m)
+    # Against every column, the row player's expected payoff is at least v.
+    for column in matrix.T:
+        constraint = model.constraint.add()
+        constraint.lower_bound, constraint.upper_bound = 0.0, np.inf
+        nonzero = np.flatnonzero(column)
+        constraint.var_index.extend([*nonzero.tolist(), m])
+        constraint.coefficient.extend([*column[nonzero].tolist(), -1.0])
+    return request
+
+
+def _solve_lp(matrix: np.ndarray) -> MatrixGameSolution:
+    """Solve the game ``matrix`` (at least 1 x 1) by one GLOP program."""
+    from ortools.linear_solver import linear_solver_pb2, pywraplp
+
+    m = matrix.shape[0]
+    for parameters in _GLOP_PARAMETERS:
+        response = linear_solver_pb2.MPSolutionResponse()
+        pywraplp.Solver.SolveWithProto(_request(matrix, parameters), response)
+        if response.status == linear_solver_pb2.MPSOLVER_OPTIMAL:
+            break
+    else:
+        raise SolverError(f"the linear program was not solved (status {response.status})")
+    values = np.asarray(response.variable_value)
+    row = _normalized(values[:m])
+    column = _normalized(-np.asarray(response.dual_value)[1:])
+    return MatrixGameSolution(
+        row=row,
+        column=column,
+        value=float(values[m]) + 0.0,  # no negative zero
+        lower=float((row @ matrix).min()),
+        upper=float((matrix @ column).max()),
+    )
+
+
 class MatrixGameLP:
-    """The row player's linear program, grown one row or column at a time.
+    """A matrix game grown one row or column at a time, and solved on demand.
+
+    The double oracle adds rows and columns between solves.  GLOP cannot
+    warm-start a program that gained constraints (new columns), so each
+    :meth:`solve` builds the program afresh from the numpy matrix, one
+    constraint per column with its non-zero payoffs: cheaper than growing a
+    solver's model coefficient by coefficient.
 
     >>> lp = MatrixGameLP()
     >>> lp.add_column([1.0])  # a payoff for a row that does not exist yet
@@ -93,95 +161,66 @@ class MatrixGameLP:
     2.0
     """
 
-    def __init__(self, parameters: str = _GLOP_PARAMETERS) -> None:
-        from ortools.linear_solver import pywraplp
+    def __init__(self) -> None:
+        self._storage = np.zeros((0, 0))
+        self._rows = 0
+        self._columns = 0
 
-        self._solver: Any = pywraplp.Solver.CreateSolver("GLOP")
-        self._solver.SetSolverSpecificParametersAsString(parameters)
-        self._value = self._solver.NumVar(-self._solver.infinity(), self._solver.infinity(), "v")
-        self._total = self._solver.Constraint(1.0, 1.0, "sum_x")
-        self._rows: list[Any] = []
-        self._columns: list[Any] = []
-        self._matrix: list[list[float]] = []
-        self._solver.Maximize(self._value)
+    @classmethod
+    def from_matrix(cls, payoff: np.ndarray) -> MatrixGameLP:
+        """A program holding the whole matrix ``payoff`` (rows x columns)."""
+        lp = cls()
+        lp._storage = np.array(payoff, dtype=np.float64, ndmin=2)
+        lp._rows, lp._columns = lp._storage.shape
+        return lp
 
     @property
     def shape(self) -> tuple[int, int]:
         """(rows, columns) so far."""
-        return len(self._rows), len(self._columns)
+        return self._rows, self._columns
+
+    def _reserve(self, rows: int, columns: int) -> None:
+        """Grow the storage (doubling) to hold ``rows`` x ``columns``."""
+        have = self._storage.shape
+        if rows <= have[0] and columns <= have[1]:
+            return
+        grown = np.zeros((max(rows, 2 * have[0]), max(columns, 2 * have[1])))
+        grown[: self._rows, : self._columns] = self.matrix()
+        self._storage = grown
 
     def add_row(self, payoffs: np.ndarray | list[float]) -> None:
         """A new row strategy, with its payoff against each existing column."""
         payoffs = np.asarray(payoffs, dtype=np.float64)
-        if payoffs.shape != (len(self._columns),):
+        if payoffs.shape != (self._columns,):
             raise SolverError(
-                f"a new row needs one payoff per column ({len(self._columns)} columns), "
+                f"a new row needs one payoff per column ({self._columns} columns), "
                 f"got {payoffs.shape[0] if payoffs.ndim else 0}"
             )
-        x = self._solver.NumVar(0.0, 1.0, f"x_{len(self._rows)}")
-        self._total.SetCoefficient(x, 1.0)
-        for constraint, payoff in zip(self._columns, payoffs, strict=True):
-            if payoff:
-                constraint.SetCoefficient(x, float(payoff))
-        self._rows.append(x)
-        self._matrix.append(payoffs.tolist())
+        self._reserve(self._rows + 1, self._columns)
+        self._storage[self._rows, : self._columns] = payoffs
+        self._rows += 1
 
     def add_column(self, payoffs: np.ndarray | list[float]) -> None:
         """A new column strategy, with the payoff of each existing row against it."""
         payoffs = np.asarray(payoffs, dtype=np.float64)
-        if payoffs.shape != (len(self._rows),):
+        if payoffs.shape != (self._rows,):
             raise SolverError(
-                f"a new column needs one payoff per row ({len(self._rows)} rows), "
+                f"a new column needs one payoff per row ({self._rows} rows), "
                 f"got {payoffs.shape[0] if payoffs.ndim else 0}"
             )
-        # Payoff of every row against this column is at least v.
-        constraint = self._solver.Constraint(
-            0.0, self._solver.infinity(), f"c_{len(self._columns)}"
-        )
-        constraint.SetCoefficient(self._value, -1.0)
-        for x, payoff in zip(self._rows, payoffs, strict=True):
-            if payoff:
-                constraint.SetCoefficient(x, float(payoff))
-        self._columns.append(constraint)
-        for row, payoff in zip(self._matrix, payoffs, strict=True):
-            row.append(float(payoff))
+        self._reserve(self._rows, self._columns + 1)
+        self._storage[: self._rows, self._columns] = payoffs
+        self._columns += 1
 
     def matrix(self) -> np.ndarray:
-        """The payoff matrix so far."""
-        return np.array(self._matrix, dtype=np.float64).reshape(self.shape)
+        """The payoff matrix so far (a copy)."""
+        return self._storage[: self._rows, : self._columns].copy()
 
     def solve(self) -> MatrixGameSolution:
         """Solve the current game."""
-        from ortools.linear_solver import pywraplp
-
         if not self._rows or not self._columns:
             raise SolverError("a matrix game needs at least one row and one column")
-        status = self._solver.Solve()
-        # Rarely, the tight tolerances make GLOP give up on a degenerate game:
-        # rebuild the program with other settings and carry on with it.
-        for parameters in _FALLBACK_PARAMETERS:
-            if status == pywraplp.Solver.OPTIMAL:
-                break
-            rebuilt = MatrixGameLP(parameters)
-            matrix = self.matrix()
-            for _ in range(matrix.shape[0]):
-                rebuilt.add_row(np.zeros(0))
-            for column in matrix.T:
-                rebuilt.add_column(column)
-            self.__dict__.update(rebuilt.__dict__)
-            status = self._solver.Solve()
-        if status != pywraplp.Solver.OPTIMAL:
-            raise SolverError(f"the linear program was not solved (status {status})")
-        row = _normalized(np.array([x.solution_value() for x in self._rows]))
-        column = _normalized(-np.array([c.dual_value() for c in self._columns]))
-        matrix = self.matrix()
-        return MatrixGameSolution(
-            row=row,
-            column=column,
-            value=float(self._value.solution_value()),
-            lower=float((row @ matrix).min()),
-            upper=float((matrix @ column).max()),
-        )
+        return _solve_lp(self._storage[: self._rows, : self._columns])
 
 
 def solve_matrix_game(payoff: np.ndarray) -> MatrixGameSolution:
@@ -201,10 +240,4 @@ def solve_matrix_game(payoff: np.ndarray) -> MatrixGameSolution:
         raise SolverError(
             f"a matrix game needs at least one row and one column, got shape {payoff.shape}"
         )
-    lp = MatrixGameLP()
-    # Rows first (against no columns), then every column with its payoffs.
-    for _ in range(payoff.shape[0]):
-        lp.add_row(np.zeros(0))
-    for j in range(payoff.shape[1]):
-        lp.add_column(payoff[:, j])
-    return lp.solve()
+    return _solve_lp(payoff)
