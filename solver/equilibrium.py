@@ -433,8 +433,7 @@ class DoubleOracle:
             self.against_rows = [self.against_rows[k] for k in keep_rows]
         self.row_set, self.column_set = rows, columns
         self.lp = MatrixGameLP.from_matrix(
-            np.column_stack([outcomes[rows] for outcomes in self.against_columns])
-            + self._lp_shift
+            np.column_stack([outcomes[rows] for outcomes in self.against_columns]) + self._lp_shift
         )
 
     def _mixture(self, player: _Player, support: list[int], probabilities: np.ndarray) -> Mixture:

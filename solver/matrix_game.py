@@ -90,7 +90,7 @@ def _request(matrix: np.ndarray, parameters: str) -> Any:
     """
     from ortools.linear_solver import linear_solver_pb2
 
-    m, n = matrix.shape
+    m = matrix.shape[0]
     request = linear_solver_pb2.MPModelRequest()
     request.solver_type = linear_solver_pb2.MPModelRequest.GLOP_LINEAR_PROGRAMMING
     request.solver_specific_parameters = parameters

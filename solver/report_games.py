@@ -14,7 +14,7 @@ from pathlib import Path
 from solver.cards import Lang
 from solver.report import Output, rules_payload, table_lines
 from solver.text import say
-from solver.tournament import TournamentResult
+from solver.tournament import EXACT_GAP, TournamentResult
 
 __all__ = ["tournament_report", "write_games_csv"]
 
@@ -57,16 +57,27 @@ def tournament_report(result: TournamentResult, lang: Lang | str, jobs: int = 1)
         )
     lines.extend(table_lines(rows))
     lines.append("")
-    rows = [["player", "seconds/deal", "exploitability mean", "max", "strategy gap"]]
+    rows = [
+        [
+            "player",
+            "seconds/deal",
+            "exploitability mean",
+            "max",
+            "exact",
+            "strategy gap median",
+            "max",
+        ]
+    ]
     for stats in result.players():
-        gap = "-" if stats.max_strategy_gap is None else f"{stats.max_strategy_gap:.2g}"
         rows.append(
             [
                 stats.name,
                 f"{stats.seconds_per_deal:.3f}",
                 f"{stats.mean_exploitability:.2f}",
                 f"{stats.max_exploitability:.1f}",
-                gap,
+                "-" if stats.exact_share is None else f"{100 * stats.exact_share:.1f}%",
+                "-" if stats.median_strategy_gap is None else f"{stats.median_strategy_gap:.2g}",
+                "-" if stats.max_strategy_gap is None else f"{stats.max_strategy_gap:.2g}",
             ]
         )
     lines.extend(table_lines(rows))
@@ -74,7 +85,9 @@ def tournament_report(result: TournamentResult, lang: Lang | str, jobs: int = 1)
     lines.append(
         f"frontiers (shared by the solver players): {frontier:.3f} s/deal; exploitability: "
         "the margin a best response to the played arrangement would score (points); "
-        "strategy gap: the equilibrium players' certified gap (largest over deals)"
+        "exact: share of deals where the equilibrium player's strategy was solved to a "
+        f"certified gap <= {EXACT_GAP:g}; strategy gap: its certified gap (points for "
+        "eq-margin, win probability for eq-win)"
     )
     payload = {
         "players": list(config.players),
@@ -104,6 +117,8 @@ def tournament_report(result: TournamentResult, lang: Lang | str, jobs: int = 1)
                 "mean_exploitability": s.mean_exploitability,
                 "max_exploitability": s.max_exploitability,
                 "max_strategy_gap": s.max_strategy_gap,
+                "median_strategy_gap": s.median_strategy_gap,
+                "exact_share": s.exact_share,
             }
             for s in result.players()
         ],

@@ -44,6 +44,7 @@ from solver.rules import DEFAULT_RULES, Rules
 from solver.strategies import PLAYER_NAMES, equilibrium_strategies, player, players
 
 __all__ = [
+    "EXACT_GAP",
     "DealRecord",
     "PairStats",
     "PlayerStats",
@@ -53,6 +54,10 @@ __all__ = [
     "play_deal",
     "run",
 ]
+
+# An equilibrium strategy counts as exact when its certified gap is at most
+# this (payoff units), as in the equilibrium benchmark.
+EXACT_GAP = 1e-6
 
 
 @dataclass(frozen=True)
@@ -210,6 +215,8 @@ class PlayerStats:
     mean_exploitability: float
     max_exploitability: float
     max_strategy_gap: float | None
+    median_strategy_gap: float | None = None
+    exact_share: float | None = None  # share of its plays from strategies with gap <= EXACT_GAP
 
 
 @dataclass(frozen=True)
@@ -265,6 +272,8 @@ class TournamentResult:
                     mean_exploitability=float(exploit.mean()),
                     max_exploitability=float(exploit.max()),
                     max_strategy_gap=max(gaps) if gaps else None,
+                    median_strategy_gap=float(np.median(gaps)) if gaps else None,
+                    exact_share=float(np.mean(np.array(gaps) <= EXACT_GAP)) if gaps else None,
                 )
             )
         return out

@@ -36,7 +36,14 @@ from solver.opponents import Objective, Opponent
 from solver.report_games import tournament_report, write_games_csv
 from solver.rules import Rules
 from solver.strategies import PLAYER_NAMES, player
-from solver.tournament import TournamentConfig, TournamentResult, deal_seed, play_deal, run
+from solver.tournament import (
+    EXACT_GAP,
+    TournamentConfig,
+    TournamentResult,
+    deal_seed,
+    play_deal,
+    run,
+)
 
 CLI = [sys.executable, "-m", "solver.cli"]
 CHEAP = ("greedy", "random", "br-random", "br-greedy")
@@ -256,8 +263,12 @@ def test_player_statistics_match_the_plays(request, which):
         if s.name.startswith("eq-"):
             assert s.max_strategy_gap is not None and 0 <= s.max_strategy_gap <= 1e-9
             assert all(p.strategy_gap is not None for p in plays)
+            assert s.median_strategy_gap is not None
+            assert 0 <= s.median_strategy_gap <= s.max_strategy_gap
+            assert s.exact_share == 1.0  # solved without a time limit
         else:
             assert s.max_strategy_gap is None
+            assert s.median_strategy_gap is None and s.exact_share is None
             assert all(p.strategy_gap is None for p in plays)
 
 
@@ -557,3 +568,25 @@ def test_dask_backend_starts_and_stops_its_own_cluster():
     assert sum(progress.calls) == DASK_REDUCED.deals
     assert [r.index for r in result.records] == list(range(DASK_REDUCED.deals))
     assert set(multiprocessing.active_children()) <= children_before
+
+
+def test_time_limited_equilibria_report_their_gaps():
+    # A time limit too short to converge on a full deal: the statistics and
+    # the report show how far from exact the equilibrium players were.
+    config = TournamentConfig(
+        ("greedy", "eq-margin", "eq-win"), deals=2, seed=11, equilibrium_time_limit=1e-3
+    )
+    result = run(config)
+    for stats in result.players():
+        gaps = np.array(
+            [p.strategy_gap for r in result.records for p in r.plays if p.player == stats.name]
+        )
+        if stats.name == "greedy":
+            assert stats.exact_share is None and stats.median_strategy_gap is None
+            continue
+        assert stats.exact_share == pytest.approx(float(np.mean(gaps <= EXACT_GAP)))
+        assert stats.median_strategy_gap == pytest.approx(float(np.median(gaps)))
+        assert stats.max_strategy_gap == pytest.approx(float(gaps.max()))
+    assert max(s.max_strategy_gap or 0.0 for s in result.players()) > EXACT_GAP
+    text = tournament_report(result, "en").text
+    assert "exact" in text and "strategy gap median" in text
