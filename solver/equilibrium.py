@@ -270,19 +270,19 @@ class DoubleOracle:
                 above = mass.sum() - below - mass
                 values += w * (below - above)[player.strengths[:, p]]
             return values
-        # Only the support counts; accumulate its stored outcome columns in float32.
-        support = np.flatnonzero(probabilities > 0)
+        # Only the columns in the mixture's support count; accumulate its stored outcome columns in float32.
+        used = np.flatnonzero(probabilities > 0).tolist()
         approximate = np.zeros(player.size, np.float32)
-        for j in support.tolist():
+        for j in used:
             approximate += np.float32(probabilities[j]) * stored[j]
         # Re-evaluate the best candidates exactly, in float64 (float32 errors
         # are far below 1e-3, so the exact best is among them).
         count = min(player.size, 4 * self.per_iteration + 16)
         top = np.argpartition(-approximate, count - 1)[:count]
         near = np.union1d(top, np.flatnonzero(approximate >= approximate.max() - 1e-3))
-        exact = np.stack([stored[j][near] for j in support.tolist()], axis=1)
+        exact = np.stack([stored[j][near] for j in used], axis=1)
         values = np.full(player.size, -np.inf)
-        values[near] = exact.astype(np.float64) @ probabilities[support]
+        values[near] = exact.astype(np.float64) @ probabilities[used]
         return values
 
     def _pick(self, values: np.ndarray, current: list[int], restricted_value: float) -> list[int]:
