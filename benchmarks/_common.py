@@ -5,13 +5,36 @@ Not part of the package: the scripts import it as a sibling module.
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
 import importlib.metadata
+import os
 import platform
+import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
-__all__ = ["Table", "cpu_model", "log", "met", "version"]
+import numpy as np
+
+__all__ = [
+    "Table",
+    "cpu_model",
+    "format_seconds",
+    "git_revision",
+    "load_average",
+    "log",
+    "machine_table",
+    "met",
+    "non_negative_int",
+    "percentile_95",
+    "positive_float",
+    "positive_int",
+    "version",
+]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass
@@ -99,3 +122,90 @@ def version(distribution: str) -> str:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
         return "not installed"
+
+
+def git_revision() -> str:
+    """The short commit of the repository, and which tracked files differ from it."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if not dirty.strip():
+        return head
+    # Others edit the tree while benchmarks run: say which tracked files differ.
+    names = sorted({line[3:].split(" -> ")[-1] for line in dirty.splitlines() if line})
+    return f"{head}, modified: {', '.join(names)}"
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, for the tables' headers."""
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:
+        return "unknown"
+    return f"{one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
+
+
+def format_seconds(value: float) -> str:
+    """``0.123 s`` below ten seconds, ``12.3 s`` above."""
+    return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
+
+
+def percentile_95(values: Sequence[float]) -> float:
+    """95th percentile, linear interpolation between order statistics (numpy's default)."""
+    return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (underscores allowed)."""
+    value = int(text.replace("_", ""))
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0 (underscores allowed)."""
+    value = int(text.replace("_", ""))
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a number > 0."""
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def machine_table(versions: Sequence[tuple[str, str]], parameters: str, load: bool = True) -> Table:
+    """Date, machine, load, Python, the given ``(item, version)`` rows and parameters."""
+    cpus = os.cpu_count() or 1
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
+    items = [
+        ("date", dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")),
+        ("platform", platform.platform()),
+        ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
+        *([("load average at start", load_average())] if load else []),
+        ("python", f"{platform.python_implementation()} {platform.python_version()}"),
+        *versions,
+        ("parameters", parameters),
+    ]
+    return Table("Machine", ["item", "value"], "ll", [[key, value] for key, value in items])

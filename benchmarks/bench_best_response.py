@@ -71,11 +71,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -84,7 +80,20 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import Table, cpu_model, log, met, version
+from _common import (
+    Table,
+    format_seconds,
+    git_revision,
+    load_average,
+    log,
+    machine_table,
+    met,
+    non_negative_int,
+    percentile_95,
+    positive_float,
+    positive_int,
+    version,
+)
 
 import solver
 from solver.arrangement import Arrangement
@@ -111,74 +120,25 @@ OPPONENTS = ("random", "greedy")
 # --------------------------------------------------------------------------- output
 
 
-def _s(seconds: float) -> str:
-    return f"{seconds:.3f} s" if seconds < 10 else f"{seconds:.1f} s"
-
-
 def _pct(share: float) -> str:
     return f"{100 * share:.0f}%"
-
-
-def _p95(values: Sequence[float]) -> float:
-    """95th percentile, linear interpolation between order statistics (numpy's default)."""
-    return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
 
 
 # --------------------------------------------------------------------------- machine
 
 
-def _git_revision() -> str:
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return f"{head}{' (modified files)' if dirty else ''}"
-
-
-def _load() -> str:
-    try:
-        one, five, fifteen = os.getloadavg()
-    except OSError:
-        return "unknown"
-    return f"{one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
-
-
 def machine_header(args: argparse.Namespace) -> Table:
     """Date, machine, versions and run parameters, as a two-column table."""
-    cpus = os.cpu_count() or 1
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
-    items = [
-        ("date", dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")),
-        ("platform", platform.platform()),
-        ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
-        ("load average at start", _load()),
-        ("python", f"{platform.python_implementation()} {platform.python_version()}"),
-        ("numpy / ortools", f"{np.__version__} / {version('ortools')}"),
-        ("quintet-solver", f"{solver.__version__}, git {_git_revision()}"),
-        (
-            "parameters",
-            f"deals={args.deals} seed={args.seed} workers={args.workers} "
-            f"time-limit={args.time_limit:g} s direct-deals={args.direct_deals} "
-            f"direct-time-limit={args.direct_time_limit:g} s "
-            f"mixture-deals={args.mixture_deals}",
-        ),
-    ]
-    return Table("Machine", ["item", "value"], "ll", [[key, value] for key, value in items])
+    return machine_table(
+        [
+            ("numpy / ortools", f"{np.__version__} / {version('ortools')}"),
+            ("quintet-solver", f"{solver.__version__}, git {git_revision()}"),
+        ],
+        f"deals={args.deals} seed={args.seed} workers={args.workers} "
+        f"time-limit={args.time_limit:g} s direct-deals={args.direct_deals} "
+        f"direct-time-limit={args.direct_time_limit:g} s "
+        f"mixture-deals={args.mixture_deals}",
+    )
 
 
 # --------------------------------------------------------------------------- our solver
@@ -298,11 +258,11 @@ def summary_row(label: list[str], runs: Sequence[OurRun]) -> list[str]:
     return [
         *label,
         str(len(runs)),
-        _s(statistics.median(seconds)),
-        _s(_p95(seconds)),
-        _s(statistics.median(walls)),
-        _s(_p95(walls)),
-        _s(max(walls)),
+        format_seconds(statistics.median(seconds)),
+        format_seconds(percentile_95(seconds)),
+        format_seconds(statistics.median(walls)),
+        format_seconds(percentile_95(walls)),
+        format_seconds(max(walls)),
         _pct(sum(run.optimal for run in runs) / len(runs)),
         f"{statistics.fmean(run.result.value for run in runs):.4f}",
     ]
@@ -482,27 +442,6 @@ def mixture_opponent(seed: int, index: int, holding: tuple[int, ...], rules: Rul
 # --------------------------------------------------------------------------- main
 
 
-def _positive_int(text: str) -> int:
-    value = int(text.replace("_", ""))
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text.replace("_", ""))
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(
@@ -510,36 +449,36 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "(subset x position) model.",
     )
     parser.add_argument(
-        "--deals", type=_positive_int, default=50, help="seeded mirror deals (default 50)"
+        "--deals", type=positive_int, default=50, help="seeded mirror deals (default 50)"
     )
     parser.add_argument(
-        "--seed", type=_non_negative_int, default=20_240_601, help="first seed (default 20240601)"
+        "--seed", type=non_negative_int, default=20_240_601, help="first seed (default 20240601)"
     )
     parser.add_argument(
         "--direct-deals",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=3,
         help="deals for the direct model, the first of the set (default 3; 0 skips it)",
     )
     parser.add_argument(
         "--direct-time-limit",
-        type=_positive_float,
+        type=positive_float,
         default=10.0,
         help="CP-SAT time limit of the direct model, seconds (default 10)",
     )
     parser.add_argument(
         "--mixture-deals",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=10,
         help="deals for the win objective against a 200-arrangement mixture (default 10; 0 "
         "skips it)",
     )
     parser.add_argument(
-        "--workers", type=_positive_int, default=2, help="CP-SAT workers (default 2)"
+        "--workers", type=positive_int, default=2, help="CP-SAT workers (default 2)"
     )
     parser.add_argument(
         "--time-limit",
-        type=_positive_float,
+        type=positive_float,
         default=60.0,
         help="safety time limit of each of our solves, seconds (default 60)",
     )
@@ -573,11 +512,15 @@ def table_ours(runs: list[OurRun], args: argparse.Namespace) -> tuple[Table, Tab
             figures.rows.append(summary_row([objective.value, opponent], group))
             walls = [r.wall for r in group]
             optimal = sum(r.optimal for r in group)
-            median, p95 = statistics.median(walls), _p95(walls)
+            median, p95 = statistics.median(walls), percentile_95(walls)
             for target, measured, ok in (
                 ("every deal proven optimal", f"{optimal}/{len(group)}", optimal == len(group)),
-                (f"median wall <= {MEDIAN_TARGET_S} s", _s(median), median <= MEDIAN_TARGET_S),
-                (f"p95 wall <= {P95_TARGET_S} s", _s(p95), p95 <= P95_TARGET_S),
+                (
+                    f"median wall <= {MEDIAN_TARGET_S} s",
+                    format_seconds(median),
+                    median <= MEDIAN_TARGET_S,
+                ),
+                (f"p95 wall <= {P95_TARGET_S} s", format_seconds(p95), p95 <= P95_TARGET_S),
             ):
                 targets.rows.append([objective.value, opponent, target, measured, met(ok)])
     figures.notes = [
@@ -619,9 +562,9 @@ def table_slowest(runs: list[OurRun], count: int = 8) -> Table:
                 str(run.seed),
                 run.objective,
                 run.opponent,
-                _s(run.wall),
+                format_seconds(run.wall),
                 str(len(run.solves)),
-                _s(sum(s.seconds for s in run.solves)),
+                format_seconds(sum(s.seconds for s in run.solves)),
                 models,
                 f"{run.result.value:.4f}",
             ]
@@ -700,10 +643,10 @@ def table_direct(
                     opponent,
                     str(len(group)),
                     ", ".join(f"{name} {n}" for name, n in sorted(counts.items())),
-                    _s(statistics.median(d.build for d in group)),
-                    _s(statistics.median(d.solve for d in group)),
-                    _s(_p95([d.solve for d in group])),
-                    _s(statistics.median(d.build + d.solve for d in group)),
+                    format_seconds(statistics.median(d.build for d in group)),
+                    format_seconds(statistics.median(d.solve for d in group)),
+                    format_seconds(percentile_95([d.solve for d in group])),
+                    format_seconds(statistics.median(d.build + d.solve for d in group)),
                     _pct(sum(d.status == "OPTIMAL" for d in group) / len(group)),
                     (
                         f"{statistics.fmean(v / total for v in found):.4f}"
@@ -711,8 +654,8 @@ def table_direct(
                         if found
                         else "none found"
                     ),
-                    _s(statistics.median(r.wall for r in mine)),
-                    _s(_p95([r.wall for r in mine])),
+                    format_seconds(statistics.median(r.wall for r in mine)),
+                    format_seconds(percentile_95([r.wall for r in mine])),
                     _pct(sum(r.optimal for r in mine) / len(mine)),
                     f"{statistics.fmean(r.result.value for r in mine):.4f}",
                 ]
@@ -723,8 +666,8 @@ def table_direct(
                         str(d.seed),
                         d.objective,
                         d.opponent,
-                        _s(d.build),
-                        _s(d.solve),
+                        format_seconds(d.build),
+                        format_seconds(d.solve),
                         d.status,
                         "yes" if d.stopped_in_presolve else "no",
                         "-" if d.objective_value is None else f"{d.objective_value / total:.4f}",
@@ -736,7 +679,7 @@ def table_direct(
                             if d.objective_value is None
                             else f"{(r.exact - d.objective_value) / total:.4f}"  # type: ignore[operator]
                         ),
-                        _s(r.wall),
+                        format_seconds(r.wall),
                     ]
                 )
     summary.notes = [
@@ -782,7 +725,7 @@ def table_mixture(runs: list[OurRun], args: argparse.Namespace) -> tuple[Table, 
     summary.rows.append(
         [
             *summary_row(["win", "mixture"], runs),
-            f"{met(median_wall <= WIN_MEDIAN_TARGET_S)} ({_s(median_wall)})",
+            f"{met(median_wall <= WIN_MEDIAN_TARGET_S)} ({format_seconds(median_wall)})",
         ]
     )
     detail = Table(
@@ -794,8 +737,8 @@ def table_mixture(runs: list[OurRun], args: argparse.Namespace) -> tuple[Table, 
         detail.rows.append(
             [
                 str(r.seed),
-                _s(r.result.seconds),
-                _s(r.wall),
+                format_seconds(r.result.seconds),
+                format_seconds(r.wall),
                 r.result.status.value,
                 f"{r.result.value:.6f}",
                 f"{r.result.bound:.6f}",
@@ -904,7 +847,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(
         f"Total benchmark time: {time.perf_counter() - started:.1f} s; "
-        f"load average at the end: {_load()}"
+        f"load average at the end: {load_average()}"
     )
     if failures:
         for failure in failures:

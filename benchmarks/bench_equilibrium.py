@@ -94,10 +94,9 @@ Exit status 1 when a frontier best response and CP-SAT disagree (or CP-SAT
 does not prove its optimum), or when an equilibrium solve raises or is
 killed; the targets are reported as met or not, never asserted.
 
-With the defaults the run took 13 minutes on two cores shared with other
-work (load average about 3), three quarters of it in the equilibria: mirror
-deals with the win payoff take up to 110 s, and independent deals where the
-double oracle does not converge use their whole time limit.  Other processes
+With the defaults the run takes about three minutes on two cores, most of
+it in the equilibria: the slowest, a mirror deal under the win payoff, takes
+about 35 s.  Other processes
 on the machine distort the wall times (the CPU columns less so): the load
 average at the start and the end is printed.
 """
@@ -106,11 +105,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
 import multiprocessing
-import os
-import platform
-import subprocess
 import sys
 import time
 import traceback
@@ -120,7 +115,20 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import Table, cpu_model, log, met, version
+from _common import (
+    Table,
+    format_seconds,
+    git_revision,
+    load_average,
+    log,
+    machine_table,
+    met,
+    non_negative_int,
+    percentile_95,
+    positive_float,
+    positive_int,
+    version,
+)
 
 import solver
 import solver.frontier_response as frontier_response
@@ -155,17 +163,8 @@ OPPONENTS = ("random", "greedy")
 # --------------------------------------------------------------------------- output
 
 
-def _s(seconds: float) -> str:
-    return f"{seconds:.3f} s" if seconds < 10 else f"{seconds:.1f} s"
-
-
 def _ms(seconds: float) -> str:
     return f"{1000 * seconds:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
-
-
-def _p95(values: Sequence[float]) -> float:
-    """95th percentile, linear interpolation between order statistics (numpy's default)."""
-    return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
 
 
 def _median(values: Sequence[float]) -> float:
@@ -179,60 +178,16 @@ def _gap(value: float) -> str:
 # --------------------------------------------------------------------------- machine
 
 
-def _git_revision() -> str:
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    if not dirty.strip():
-        return head
-    # Others edit the tree while benchmarks run: say which tracked files differ.
-    names = sorted({line[3:].split(" -> ")[-1] for line in dirty.splitlines() if line})
-    return f"{head}, modified: {', '.join(names)}"
-
-
-def _load() -> str:
-    try:
-        one, five, fifteen = os.getloadavg()
-    except OSError:
-        return "unknown"
-    return f"{one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
-
-
 def machine_header(args: argparse.Namespace) -> Table:
     """Date, machine, versions and run parameters, as a two-column table."""
-    cpus = os.cpu_count() or 1
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
-    items = [
-        ("date", dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")),
-        ("platform", platform.platform()),
-        ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
-        ("load average at start", _load()),
-        ("python", f"{platform.python_implementation()} {platform.python_version()}"),
-        ("numpy / ortools", f"{np.__version__} / {version('ortools')}"),
-        ("quintet-solver", f"{solver.__version__}, git {_git_revision()}"),
-        (
-            "parameters",
-            f"mirror-deals={args.mirror_deals} independent-deals={args.independent_deals} "
-            f"seed={args.seed} time-limit={args.time_limit:g} s workers={args.workers}",
-        ),
-    ]
-    return Table("Machine", ["item", "value"], "ll", [[key, value] for key, value in items])
+    return machine_table(
+        [
+            ("numpy / ortools", f"{np.__version__} / {version('ortools')}"),
+            ("quintet-solver", f"{solver.__version__}, git {git_revision()}"),
+        ],
+        f"mirror-deals={args.mirror_deals} independent-deals={args.independent_deals} "
+        f"seed={args.seed} time-limit={args.time_limit:g} s workers={args.workers}",
+    )
 
 
 # --------------------------------------------------------------------------- deals
@@ -399,15 +354,15 @@ def table_frontier(
                 f"{max(profiles):,}",
                 f"{_median(strategies):,.0f}",
                 f"{max(strategies):,}",
-                _s(cold_median),
-                _s(_p95(cold_s)),
-                _s(max(cold_s)),
-                _s(warm_median),
-                _s(_p95(warm_s)),
-                _s(max(warm_s)),
-                _s(_median([r.cpu for r in group])),
-                _s(_median([r.cpu for r in hot])),
-                _s(_median([r.strategies_seconds for r in hot])),
+                format_seconds(cold_median),
+                format_seconds(percentile_95(cold_s)),
+                format_seconds(max(cold_s)),
+                format_seconds(warm_median),
+                format_seconds(percentile_95(warm_s)),
+                format_seconds(max(warm_s)),
+                format_seconds(_median([r.cpu for r in group])),
+                format_seconds(_median([r.cpu for r in hot])),
+                format_seconds(_median([r.strategies_seconds for r in hot])),
                 f"{met(cold_median <= FRONTIER_MEDIAN_TARGET_S)} / "
                 f"{met(warm_median <= FRONTIER_MEDIAN_TARGET_S)}",
             ]
@@ -420,11 +375,11 @@ def table_frontier(
                     str(r.player),
                     f"{r.profiles:,}",
                     f"{r.strategies:,}",
-                    _s(r.seconds),
-                    _s(r.cpu),
-                    _s(h.seconds),
-                    _s(h.cpu),
-                    _s(h.strategies_seconds),
+                    format_seconds(r.seconds),
+                    format_seconds(r.cpu),
+                    format_seconds(h.seconds),
+                    format_seconds(h.cpu),
+                    format_seconds(h.strategies_seconds),
                 ]
             )
     store_notes = ", ".join(
@@ -550,7 +505,7 @@ def table_response(runs: list[ResponseRun]) -> tuple[Table, Table]:
             cpsats = [r.cpsat_wall for r in group]
             worst = max(abs(r.difference) for r in group)
             agree = sum(abs(r.difference) < AGREEMENT for r in group)
-            median, p95 = _median(fronts), _p95(fronts)
+            median, p95 = _median(fronts), percentile_95(fronts)
             summary.rows.append(
                 [
                     mode,
@@ -561,7 +516,7 @@ def table_response(runs: list[ResponseRun]) -> tuple[Table, Table]:
                     _ms(max(fronts)),
                     _ms(_median([r.frontier_cpu for r in group])),
                     _ms(_median(cpsats)),
-                    _ms(_p95(cpsats)),
+                    _ms(percentile_95(cpsats)),
                     _ms(max(cpsats)),
                     f"{_median([c / f for c, f in zip(cpsats, fronts, strict=True)]):.0f}x",
                     f"{worst:.1e}",
@@ -821,7 +776,7 @@ def table_equilibrium(runs: list[EquilibriumRun], args: argparse.Namespace) -> l
             gaps = [r.gap for r in group]
             supports = [r.support for r in group if r.support is not None]
             exact = sum(r.exact for r in group)
-            median, p95 = _median(totals), _p95(totals)
+            median, p95 = _median(totals), percentile_95(totals)
             summary.rows.append(
                 [
                     mode,
@@ -840,13 +795,13 @@ def table_equilibrium(runs: list[EquilibriumRun], args: argparse.Namespace) -> l
                         else "-"
                     ),
                     str(max(max(s) for s in supports)) if supports else "-",
-                    _s(median),
-                    _s(p95),
-                    _s(max(totals)),
-                    _s(_median(solves)),
-                    _s(_p95(solves)),
-                    _s(_median(cpus)) if cpus else "-",
-                    _s(_p95(cpus)) if cpus else "-",
+                    format_seconds(median),
+                    format_seconds(p95),
+                    format_seconds(max(totals)),
+                    format_seconds(_median(solves)),
+                    format_seconds(percentile_95(solves)),
+                    format_seconds(_median(cpus)) if cpus else "-",
+                    format_seconds(percentile_95(cpus)) if cpus else "-",
                 ]
             )
             worst = max(gaps)
@@ -858,12 +813,12 @@ def table_equilibrium(runs: list[EquilibriumRun], args: argparse.Namespace) -> l
                 ),
                 (
                     f"median <= {EQUILIBRIUM_MEDIAN_TARGET_S:g} s",
-                    _s(median),
+                    format_seconds(median),
                     median <= EQUILIBRIUM_MEDIAN_TARGET_S,
                 ),
                 (
                     f"p95 <= {EQUILIBRIUM_P95_TARGET_S:g} s",
-                    _s(p95),
+                    format_seconds(p95),
                     p95 <= EQUILIBRIUM_P95_TARGET_S,
                 ),
             ):
@@ -884,12 +839,12 @@ def table_equilibrium(runs: list[EquilibriumRun], args: argparse.Namespace) -> l
                         "-" if support is None else f"{support[0]} / {support[1]}",
                         _gap(r.gap),
                         "-" if r.value is None else f"{r.value:.6f}",
-                        _s(r.frontier_seconds),
-                        _s(r.solve_seconds),
-                        _s(r.total_seconds),
-                        _s(r.total_cpu) if np.isfinite(r.total_cpu) else "-",
-                        "-" if r.killed else f"{_s(r.lp_seconds)} ({r.lp_calls})",
-                        "-" if r.killed else _s(r.response_seconds),
+                        format_seconds(r.frontier_seconds),
+                        format_seconds(r.solve_seconds),
+                        format_seconds(r.total_seconds),
+                        format_seconds(r.total_cpu) if np.isfinite(r.total_cpu) else "-",
+                        "-" if r.killed else f"{format_seconds(r.lp_seconds)} ({r.lp_calls})",
+                        "-" if r.killed else format_seconds(r.response_seconds),
                     ]
                 )
     summary.notes = [
@@ -909,7 +864,7 @@ def table_equilibrium(runs: list[EquilibriumRun], args: argparse.Namespace) -> l
         f"Each solve has a time limit of {args.time_limit:g} s (--time-limit), counted without "
         "the frontier and checked between iterations; a solve that hits it shows as not "
         "converged. A solve still running "
-        f"{_s(hard_limit(args))} after its start (one iteration overran the limit: GLOP has "
+        f"{format_seconds(hard_limit(args))} after its start (one iteration overran the limit: GLOP has "
         "none) is killed with its worker process and shows as KILLED.",
         "Mirror deals are symmetric games: value 0 (margin) or 1/2 (win), one strategy set, "
         "LP size row = column.",
@@ -971,7 +926,7 @@ def table_convergence(run: EquilibriumRun, every: int = 10) -> Table:
                 f"{record.lower:+.9f}",
                 f"{record.upper:+.9f}",
                 _gap(record.gap),
-                _s(record.seconds),
+                format_seconds(record.seconds),
             ]
         )
     unit = "points" if run.payoff is Payoff.MARGIN else "probability of winning"
@@ -988,27 +943,6 @@ def table_convergence(run: EquilibriumRun, every: int = 10) -> Table:
 # --------------------------------------------------------------------------- main
 
 
-def _positive_int(text: str) -> int:
-    value = int(text.replace("_", ""))
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text.replace("_", ""))
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(
@@ -1016,28 +950,28 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "it and the equilibrium solver.",
     )
     parser.add_argument(
-        "--mirror-deals", type=_non_negative_int, default=20, help="mirror deals (default 20)"
+        "--mirror-deals", type=non_negative_int, default=20, help="mirror deals (default 20)"
     )
     parser.add_argument(
         "--independent-deals",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=10,
         help="independent deals (default 10)",
     )
     parser.add_argument(
         "--seed",
-        type=_non_negative_int,
+        type=non_negative_int,
         default=20_240_601,
         help="first seed (default 20240601); independent deals start at seed + 1000",
     )
     parser.add_argument(
         "--time-limit",
-        type=_positive_float,
+        type=positive_float,
         default=120.0,
         help="time limit of each equilibrium solve and CP-SAT best response, seconds (default 120)",
     )
     parser.add_argument(
-        "--workers", type=_positive_int, default=2, help="CP-SAT workers (default 2)"
+        "--workers", type=positive_int, default=2, help="CP-SAT workers (default 2)"
     )
     parser.add_argument(
         "--markdown", action="store_true", help="print GitHub markdown tables instead of plain text"
@@ -1368,7 +1302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(
         f"Total benchmark time: {time.perf_counter() - started:.1f} s; "
-        f"load average at the end: {_load()}"
+        f"load average at the end: {load_average()}"
     )
     if failures:
         for failure in failures:

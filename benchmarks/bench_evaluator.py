@@ -51,11 +51,9 @@ With the defaults the whole run takes well under two minutes on two cores.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import functools
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -66,7 +64,15 @@ from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
-from _common import Table, cpu_model, log, met, version
+from _common import (
+    Table,
+    git_revision,
+    log,
+    machine_table,
+    met,
+    positive_int,
+    version,
+)
 
 import solver
 from solver.cards import DECK_SIZE, HAND_SIZE
@@ -130,51 +136,21 @@ def _mhps(hands_per_second: float) -> str:
 # --------------------------------------------------------------------------- machine
 
 
-def _git_revision() -> str:
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return f"{head}{' (modified files)' if dirty else ''}"
-
-
 def machine_header(args: argparse.Namespace) -> Table:
     """Date, machine, versions and run parameters, as a two-column table."""
-    cpus = os.cpu_count() or 1
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
-    items = [
-        ("date", dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")),
-        ("platform", platform.platform()),
-        ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
-        ("python", f"{platform.python_implementation()} {platform.python_version()}"),
-        ("numpy", np.__version__),
-        ("quintet-solver", f"{solver.__version__}, git {_git_revision()}"),
-        (
-            "treys / eval7 / phevaluator",
-            " / ".join(version(name) for name in ("treys", "eval7", "phevaluator")),
-        ),
-        (
-            "parameters",
-            f"hands={args.hands:,} repeat={args.repeat} seed={args.seed} "
-            f"compare-hands={args.compare_hands:,} single-hands={args.single_hands:,}",
-        ),
-    ]
-    return Table("Machine", ["item", "value"], "ll", [[key, value] for key, value in items])
+    return machine_table(
+        [
+            ("numpy", np.__version__),
+            ("quintet-solver", f"{solver.__version__}, git {git_revision()}"),
+            (
+                "treys / eval7 / phevaluator",
+                " / ".join(version(name) for name in ("treys", "eval7", "phevaluator")),
+            ),
+        ],
+        f"hands={args.hands:,} repeat={args.repeat} seed={args.seed} "
+        f"compare-hands={args.compare_hands:,} single-hands={args.single_hands:,}",
+        load=False,
+    )
 
 
 # --------------------------------------------------------------------------- hands
@@ -458,13 +434,6 @@ def ordering_agreement(ours: np.ndarray, theirs: np.ndarray) -> Agreement:
 # --------------------------------------------------------------------------- main
 
 
-def _positive_int(text: str) -> int:
-    value = int(text.replace("_", ""))
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(
@@ -473,13 +442,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--hands",
-        type=_positive_int,
+        type=positive_int,
         default=5_000_000,
         help="random hands for the batch throughput (default 5,000,000)",
     )
     parser.add_argument(
         "--repeat",
-        type=_positive_int,
+        type=positive_int,
         default=7,
         help="repeats of each measurement; medians are quoted (default 7)",
     )
@@ -491,13 +460,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--compare-hands",
-        type=_positive_int,
+        type=positive_int,
         default=200_000,
         help="subsample for the per-hand libraries (default 200,000)",
     )
     parser.add_argument(
         "--single-hands",
-        type=_positive_int,
+        type=positive_int,
         default=20_000,
         help="hands for our own per-hand call (default 20,000)",
     )

@@ -24,6 +24,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from _common import cpu_model, git_revision
+
 HERE = Path(__file__).resolve().parent
 
 # (title, script, full arguments, quick arguments)
@@ -43,30 +45,6 @@ BENCHMARKS = [
     ),
     ("Tournament", "bench_tournament.py", ["--deals", "100"], ["--deals", "10"]),
 ]
-
-
-def _git_revision() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=HERE,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return out.stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -109,9 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "| item | value |",
         "|---|---|",
         f"| date | {started.strftime('%Y-%m-%d %H:%M UTC')} |",
-        f"| machine | {_cpu()}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()} |",
+        f"| machine | {cpu_model()}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()} |",
         f"| python | {platform.python_implementation()} {platform.python_version()} |",
-        f"| git revision | {_git_revision()} |",
+        f"| git revision | {git_revision()} |",
         f"| load average at start | {' / '.join(f'{x:.2f}' for x in os.getloadavg())} |",
         f"| parameters | {'quick' if args.quick else 'full'} |",
         "",

@@ -223,10 +223,10 @@ class DoubleOracle:
             self.rows if self.symmetric else _Player(cached_frontier(holdings[1], self.rules))
         )
         self.weights = np.asarray(self.rules.position_points, dtype=np.int64)
-        self.lp = MatrixGameLP()
-        # The LP sees win outcomes shifted from (-1, 0, 1) to (0, 1, 2): a loss
-        # becomes a zero GLOP need not store, and about half the matrix is losses.
-        self._lp_shift = 1.0 if self.payoff is Payoff.WIN else 0.0
+        # Win outcomes are 1, 0, -1: about half are losses, which the linear
+        # program then need not store.
+        self._lp_baseline = -1.0 if self.payoff is Payoff.WIN else 0.0
+        self.lp = MatrixGameLP(self._lp_baseline)
         self.row_set: list[int] = []
         self.column_set: list[int] = []
         # Stored outcomes: of every row strategy against each restricted
@@ -270,7 +270,8 @@ class DoubleOracle:
                 above = mass.sum() - below - mass
                 values += w * (below - above)[player.strengths[:, p]]
             return values
-        # Only the columns in the mixture's support count; accumulate its stored outcome columns in float32.
+        # Only the mixture's support counts: add up its stored outcome columns
+        # in float32 (a gather of every column would copy far more).
         used = np.flatnonzero(probabilities > 0).tolist()
         approximate = np.zeros(player.size, np.float32)
         for j in used:
@@ -299,7 +300,7 @@ class DoubleOracle:
     def _add_row(self, index: int) -> None:
         self.row_set.append(index)
         payoffs = np.array([stored[index] for stored in self.against_columns], dtype=np.float64)
-        self.lp.add_row(payoffs + self._lp_shift)
+        self.lp.add_row(payoffs)
         if not self.symmetric:
             # The column player's payoff against the new row strategy.
             self.against_rows.append(
@@ -314,7 +315,7 @@ class DoubleOracle:
             self.rows.by_position, self.columns.strengths[index], self.weights, self.payoff
         )
         self.against_columns.append(outcomes)
-        self.lp.add_column(outcomes[self.row_set] + self._lp_shift)
+        self.lp.add_column(outcomes[self.row_set])
 
     def _start(self) -> None:
         # Start from the strategy with the largest strength sum (a strong, plain guess).
@@ -342,7 +343,7 @@ class DoubleOracle:
         while self.iteration < max_iterations:
             self.iteration += 1
             solution = self.lp.solve()
-            self.lp_value = solution.value - self._lp_shift
+            self.lp_value = solution.value
             x, y = solution.row, solution.column
             if self.symmetric:
                 y = x  # the row solution of a symmetric game is optimal for both
@@ -433,7 +434,8 @@ class DoubleOracle:
             self.against_rows = [self.against_rows[k] for k in keep_rows]
         self.row_set, self.column_set = rows, columns
         self.lp = MatrixGameLP.from_matrix(
-            np.column_stack([outcomes[rows] for outcomes in self.against_columns]) + self._lp_shift
+            np.column_stack([outcomes[rows] for outcomes in self.against_columns]),
+            self._lp_baseline,
         )
 
     def _mixture(self, player: _Player, support: list[int], probabilities: np.ndarray) -> Mixture:

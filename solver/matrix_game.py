@@ -117,14 +117,19 @@ def _request(matrix: np.ndarray, parameters: str) -> Any:
     return request
 
 
-def _solve_lp(matrix: np.ndarray) -> MatrixGameSolution:
-    """Solve the game ``matrix`` (at least 1 x 1) by one GLOP program."""
+def _solve_lp(matrix: np.ndarray, baseline: float = 0.0) -> MatrixGameSolution:
+    """Solve the game ``matrix`` (at least 1 x 1) by one GLOP program.
+
+    The program sees ``matrix - baseline``: adding a constant to every payoff
+    moves the value by it and leaves the strategies alone, and payoffs equal
+    to ``baseline`` become zeros the program does not store.
+    """
     from ortools.linear_solver import linear_solver_pb2, pywraplp
 
     m = matrix.shape[0]
     for parameters in _GLOP_PARAMETERS:
         response = linear_solver_pb2.MPSolutionResponse()
-        pywraplp.Solver.SolveWithProto(_request(matrix, parameters), response)
+        pywraplp.Solver.SolveWithProto(_request(matrix - baseline, parameters), response)
         if response.status == linear_solver_pb2.MPSOLVER_OPTIMAL:
             break
     else:
@@ -135,7 +140,7 @@ def _solve_lp(matrix: np.ndarray) -> MatrixGameSolution:
     return MatrixGameSolution(
         row=row,
         column=column,
-        value=float(values[m]) + 0.0,  # no negative zero
+        value=float(values[m]) + baseline + 0.0,  # no negative zero
         lower=float((row @ matrix).min()),
         upper=float((matrix @ column).max()),
     )
@@ -161,15 +166,17 @@ class MatrixGameLP:
     2.0
     """
 
-    def __init__(self) -> None:
+    def __init__(self, baseline: float = 0.0) -> None:
+        # The most frequent payoff, if the caller knows it: stored as zero.
+        self.baseline = baseline
         self._storage = np.zeros((0, 0))
         self._rows = 0
         self._columns = 0
 
     @classmethod
-    def from_matrix(cls, payoff: np.ndarray) -> MatrixGameLP:
+    def from_matrix(cls, payoff: np.ndarray, baseline: float = 0.0) -> MatrixGameLP:
         """A program holding the whole matrix ``payoff`` (rows x columns)."""
-        lp = cls()
+        lp = cls(baseline)
         lp._storage = np.array(payoff, dtype=np.float64, ndmin=2)
         lp._rows, lp._columns = lp._storage.shape
         return lp
@@ -220,7 +227,7 @@ class MatrixGameLP:
         """Solve the current game."""
         if not self._rows or not self._columns:
             raise SolverError("a matrix game needs at least one row and one column")
-        return _solve_lp(self._storage[: self._rows, : self._columns])
+        return _solve_lp(self._storage[: self._rows, : self._columns], self.baseline)
 
 
 def solve_matrix_game(payoff: np.ndarray) -> MatrixGameSolution:

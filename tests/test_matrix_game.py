@@ -255,3 +255,16 @@ def test_solving_an_empty_lp_is_an_error():
     lp.add_row([])
     with pytest.raises(SolverError):
         lp.solve()
+
+
+@pytest.mark.parametrize("baseline", [-1.0, 0.5, 3.0])
+def test_baseline_moves_nothing_but_storage(baseline):
+    # The program stores payoff - baseline; the game and its solution are the same.
+    rng = np.random.default_rng(7)
+    payoff = rng.integers(-1, 2, size=(6, 5)).astype(np.float64)
+    plain = MatrixGameLP.from_matrix(payoff).solve()
+    shifted = MatrixGameLP.from_matrix(payoff, baseline).solve()
+    certify(payoff, shifted)
+    assert shifted.value == pytest.approx(plain.value, abs=1e-9)
+    assert shifted.lower == pytest.approx(plain.lower, abs=1e-9)
+    assert shifted.upper == pytest.approx(plain.upper, abs=1e-9)
