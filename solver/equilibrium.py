@@ -143,6 +143,10 @@ class EquilibriumResult:
 
 
 _PER_ITERATION = {Payoff.MARGIN: 5, Payoff.WIN: 30}
+# The warm simplex for the restricted games (solver.simplex): about 3x faster
+# than GLOP from scratch on win games, whose restricted games reach hundreds
+# of strategies; margin games stay small, and GLOP is a little faster there.
+_WARM = {Payoff.MARGIN: False, Payoff.WIN: True}
 _PRUNE_MEMORY = 5  # iterations a strategy must go unused before it may be dropped
 _PRUNE_FROM = 100  # restricted strategies per player before dropping is considered
 
@@ -226,7 +230,9 @@ class DoubleOracle:
         # Win outcomes are 1, 0, -1: about half are losses, which the linear
         # program then need not store.
         self._lp_baseline = -1.0 if self.payoff is Payoff.WIN else 0.0
-        self.lp = MatrixGameLP(self._lp_baseline)
+        # Payoffs are at least -1 (win) or minus all the points (margin).
+        self._lp_lowest = -1.0 if self.payoff is Payoff.WIN else -float(self.weights.sum())
+        self.lp = MatrixGameLP(self._lp_baseline, self._lp_lowest, _WARM[self.payoff])
         self.row_set: list[int] = []
         self.column_set: list[int] = []
         # Stored outcomes: of every row strategy against each restricted
@@ -433,10 +439,7 @@ class DoubleOracle:
         if not self.symmetric:
             self.against_rows = [self.against_rows[k] for k in keep_rows]
         self.row_set, self.column_set = rows, columns
-        self.lp = MatrixGameLP.from_matrix(
-            np.column_stack([outcomes[rows] for outcomes in self.against_columns]),
-            self._lp_baseline,
-        )
+        self.lp.restrict(keep_rows, keep_columns)
 
     def _mixture(self, player: _Player, support: list[int], probabilities: np.ndarray) -> Mixture:
         keep = np.flatnonzero(probabilities > 1e-12)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations, permutations
 
 import numpy as np
@@ -41,7 +42,7 @@ import numpy as np
 from solver.arrangement import Arrangement
 from solver.cards import HAND_SIZE, N_RANKS, N_SUITS
 from solver.evaluator import strength
-from solver.packets import check_holding, packet_options, rank_counts, realize
+from solver.packets import PacketOptions, check_holding, packet_options, rank_counts, realize
 from solver.pareto import pareto_keep, ragged_arange, unique_rows
 from solver.rank_frontier import POW5, RankFrontiers, rank_frontiers
 from solver.rules import DEFAULT_RULES, Rules
@@ -146,13 +147,18 @@ class Frontier:
     _store: RankFrontiers
     _origin: np.ndarray  # (n, 2): flush plan, row within its residual state
 
+    @cached_property
+    def _options(self) -> PacketOptions:
+        # Built once: an equilibrium's support asks for hundreds of packets.
+        return packet_options(self.holding, self.rules)
+
     def packets(self, index: int) -> np.ndarray:
         """Concrete packets of profile ``index``, weakest first: ``(n_packets, 5)`` cards."""
         plan_index, row = (int(v) for v in self._origin[index])
         plan_cards = [f for f in self._plans.cards[plan_index] if f[0] >= 0]
         width = self.rules.n_packets - len(plan_cards)
         multisets = self._store.trace(width, int(self._plans.residual[plan_index]), row)
-        options = packet_options(self.holding, self.rules)
+        options = self._options
         plain = options.flush_suit < 0
         chosen = [int(np.flatnonzero(plain & (options.multiset == m))[0]) for m in multisets]
         for flush in plan_cards:

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from solver.errors import SolverError
+from solver.simplex import SimplexError, WarmSimplex
 
 __all__ = ["MatrixGameLP", "MatrixGameSolution", "solve_matrix_game"]
 
@@ -44,6 +45,10 @@ _GLOP_PARAMETERS = (
     "primal_feasibility_tolerance:1e-10 dual_feasibility_tolerance:1e-10 use_dual_simplex:true",
     "",
 )
+
+# The warm simplex's answer is used when the bounds it certifies on the
+# restricted game are this close; otherwise GLOP solves it afresh.
+_WARM_GAP = 1e-10
 
 
 @dataclass(frozen=True)
@@ -147,13 +152,31 @@ def _solve_lp(matrix: np.ndarray, baseline: float = 0.0) -> MatrixGameSolution:
 
 
 class MatrixGameLP:
-    """A matrix game grown one row or column at a time, and solved on demand.
+    """A matrix game grown (or pruned) between solves, and solved on demand.
 
-    The double oracle adds rows and columns between solves.  GLOP cannot
-    warm-start a program that gained constraints (new columns), so each
-    :meth:`solve` builds the program afresh from the numpy matrix, one
-    constraint per column with its non-zero payoffs: cheaper than growing a
-    solver's model coefficient by coefficient.
+    The double oracle adds rows and columns between solves.  Two engines:
+
+    * ``warm=False``: each :meth:`solve` builds a GLOP program afresh from
+      the numpy matrix, one constraint per column with its non-zero payoffs
+      (GLOP cannot warm-start a program that gained both variables and
+      constraints).
+    * ``warm=True``: a :class:`solver.simplex.WarmSimplex` keeps the last
+      optimal basis and re-optimizes from it, which pays off on large,
+      degenerate games (the win payoff's) whose solves from scratch dominate.
+      Its answer is used only if the bounds its strategies certify on the
+      matrix agree to ``_WARM_GAP``; otherwise (and whenever it gives up)
+      GLOP solves the game, :attr:`fallbacks` counts it, and the simplex
+      restarts.
+
+    Parameters
+    ----------
+    baseline
+        The most frequent payoff, if known: GLOP stores it as zero.
+    lowest
+        A lower bound on every payoff to come, if known: it fixes the warm
+        simplex's shift once (a payoff below it costs a restart).
+    warm
+        Use the warm simplex.
 
     >>> lp = MatrixGameLP()
     >>> lp.add_column([1.0])  # a payoff for a row that does not exist yet
@@ -164,22 +187,49 @@ class MatrixGameLP:
     >>> lp.add_column([2.0])
     >>> lp.solve().value
     2.0
+    >>> warm = MatrixGameLP.from_matrix([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0]], warm=True)
+    >>> warm.add_row([-1.0, 1.0, 0.0])
+    >>> solution = warm.solve()
+    >>> round(solution.value, 12) + 0.0, solution.gap < 1e-9, warm.fallbacks
+    (0.0, True, 0)
     """
 
-    def __init__(self, baseline: float = 0.0) -> None:
-        # The most frequent payoff, if the caller knows it: stored as zero.
+    def __init__(
+        self, baseline: float = 0.0, lowest: float | None = None, warm: bool = False
+    ) -> None:
         self.baseline = baseline
+        self.lowest = lowest
+        self.warm = warm
         self._storage = np.zeros((0, 0))
         self._rows = 0
         self._columns = 0
+        self._simplex: WarmSimplex | None = None
+        self.fallbacks = 0  # solves the warm simplex handed to GLOP
 
     @classmethod
-    def from_matrix(cls, payoff: np.ndarray, baseline: float = 0.0) -> MatrixGameLP:
+    def from_matrix(
+        cls,
+        payoff: np.ndarray | list[list[float]],
+        baseline: float = 0.0,
+        lowest: float | None = None,
+        warm: bool = False,
+    ) -> MatrixGameLP:
         """A program holding the whole matrix ``payoff`` (rows x columns)."""
-        lp = cls(baseline)
+        lp = cls(baseline, lowest, warm)
         lp._storage = np.array(payoff, dtype=np.float64, ndmin=2)
         lp._rows, lp._columns = lp._storage.shape
         return lp
+
+    def restrict(self, rows: list[int], columns: list[int]) -> None:
+        """Keep only ``rows`` and ``columns`` (positions, in their new order)."""
+        kept = self._storage[np.ix_(rows, columns)]
+        if self._simplex is not None:
+            try:
+                self._simplex.restrict(kept, np.asarray(rows), np.asarray(columns))
+            except SimplexError:
+                self._simplex = None
+        self._storage = kept
+        self._rows, self._columns = kept.shape
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -227,7 +277,24 @@ class MatrixGameLP:
         """Solve the current game."""
         if not self._rows or not self._columns:
             raise SolverError("a matrix game needs at least one row and one column")
-        return _solve_lp(self._storage[: self._rows, : self._columns], self.baseline)
+        matrix = self._storage[: self._rows, : self._columns]
+        if not self.warm:
+            return _solve_lp(matrix, self.baseline)
+        if self._simplex is None:
+            lowest = float(matrix.min())
+            if self.lowest is not None:
+                lowest = min(lowest, self.lowest)
+            self._simplex = WarmSimplex(shift=1.0 - lowest)
+        try:
+            row, column, value = self._simplex.solve(matrix)
+        except SimplexError:
+            self._simplex = None  # start afresh next time (with a new shift)
+        else:
+            lower, upper = float((row @ matrix).min()), float((matrix @ column).max())
+            if upper - lower <= _WARM_GAP * max(1.0, abs(value)):
+                return MatrixGameSolution(row, column, value + 0.0, lower, upper)
+        self.fallbacks += 1
+        return _solve_lp(matrix, self.baseline)
 
 
 def solve_matrix_game(payoff: np.ndarray) -> MatrixGameSolution:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from solver.arrangement import points_against
 from solver.deal import deal
@@ -188,7 +189,10 @@ def _strategy_gap(
 
 
 def _play_chunk(config: TournamentConfig, indices: list[int]) -> list[DealRecord]:
-    return [play_deal(config, i) for i in indices]
+    # Worker processes share the cores: one BLAS thread each, or the threads
+    # of the warm simplex's matrix-vector products fight over them.
+    with threadpool_limits(limits=1):
+        return [play_deal(config, i) for i in indices]
 
 
 @dataclass(frozen=True)

@@ -166,8 +166,9 @@ def test_duplicated_rows_and_columns_do_not_change_the_value():
 # ======================================================================= incremental LP
 
 
+@pytest.mark.parametrize("warm", [False, True])
 @pytest.mark.parametrize("seed", range(12))
-def test_incremental_lp_matches_whole_matrix(seed):
+def test_incremental_lp_matches_whole_matrix(seed, warm):
     rng = np.random.default_rng(1000 + seed)
     m, n = (int(v) for v in rng.integers(1, 9, size=2))
     payoff = rng.integers(-5, 6, size=(m, n)).astype(np.float64)
@@ -178,7 +179,7 @@ def test_incremental_lp_matches_whole_matrix(seed):
     rng.shuffle(steps)
     row_order, column_order = list(rng.permutation(m)), list(rng.permutation(n))
     rows, columns = [], []
-    lp = MatrixGameLP()
+    lp = MatrixGameLP(warm=warm)
     for step in steps:
         if step == "row":
             i = int(row_order[len(rows)])
@@ -202,8 +203,9 @@ def test_incremental_lp_matches_whole_matrix(seed):
     assert final.gap <= 1e-7
 
 
-def test_incremental_lp_grows_after_solving():
-    lp = MatrixGameLP()
+@pytest.mark.parametrize("warm", [False, True])
+def test_incremental_lp_grows_after_solving(warm):
+    lp = MatrixGameLP(warm=warm)
     lp.add_row([])
     lp.add_column([1.0])
     assert lp.solve().value == pytest.approx(1.0)

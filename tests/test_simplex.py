@@ -1,0 +1,170 @@
+"""The warm simplex (solver.simplex) against GLOP, on games that grow.
+
+Every answer is checked twice: against the value GLOP finds for the same
+matrix from scratch, and by the bounds its own strategies certify
+(``min_j (x^T A)_j`` and ``max_i (A y)_i``, recomputed here).  The games are
+grown as the double oracle grows them: rows and columns together (a
+symmetric game), rows or columns alone, one or many at a time, with the
+very degenerate {-1, 0, 1} payoffs of the win game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.matrix_game import MatrixGameLP, solve_matrix_game
+from solver.simplex import SimplexError, WarmSimplex
+
+EXACT = 1e-9
+
+
+def certified_gap(payoff: np.ndarray, row: np.ndarray, column: np.ndarray) -> float:
+    for strategy, size in ((row, payoff.shape[0]), (column, payoff.shape[1])):
+        assert strategy.shape == (size,)
+        assert (strategy >= 0).all() and strategy.sum() == pytest.approx(1.0, abs=1e-12)
+    return float((payoff @ column).max() - (row @ payoff).min())
+
+
+def check(simplex: WarmSimplex, payoff: np.ndarray) -> None:
+    row, column, value = simplex.solve(payoff)
+    assert certified_gap(payoff, row, column) <= EXACT
+    assert value == pytest.approx(solve_matrix_game(payoff).value, abs=EXACT)
+
+
+def win_game(rng: np.random.Generator, size: int, symmetric: bool) -> np.ndarray:
+    """A {-1, 0, 1} payoff matrix with many ties, like the win payoff's."""
+    payoff = rng.choice([-1.0, 0.0, 1.0], size=(size, size), p=[0.4, 0.2, 0.4])
+    if symmetric:
+        payoff = np.triu(payoff, 1)
+        payoff = payoff - payoff.T
+    return payoff
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_symmetric_win_games_grown_like_the_double_oracle(seed):
+    rng = np.random.default_rng(seed)
+    payoff = win_game(rng, 150, symmetric=True)
+    simplex = WarmSimplex(shift=2.0, seed=seed)
+    size = 1
+    while size < payoff.shape[0]:
+        size = min(payoff.shape[0], size + int(rng.integers(1, 25)))
+        check(simplex, payoff[:size, :size])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rows_and_columns_grow_separately(seed):
+    rng = np.random.default_rng(100 + seed)
+    payoff = rng.integers(-25, 26, size=(90, 70)).astype(np.float64)
+    simplex = WarmSimplex(shift=26.0, seed=seed)
+    rows, columns = 1, 1
+    while rows < 90 or columns < 70:
+        if rng.random() < 0.5:
+            rows = min(90, rows + int(rng.integers(1, 8)))
+        else:
+            columns = min(70, columns + int(rng.integers(1, 8)))
+        check(simplex, payoff[:rows, :columns])
+
+
+def test_a_whole_game_at_once_and_solving_again():
+    payoff = win_game(np.random.default_rng(7), 120, symmetric=False)
+    simplex = WarmSimplex(shift=2.0)
+    check(simplex, payoff)
+    pivots = simplex.pivots
+    check(simplex, payoff)  # already optimal: no pivot
+    assert simplex.pivots == pivots
+
+
+def test_known_game_values():
+    simplex = WarmSimplex(shift=3.0)
+    row, column, value = simplex.solve(np.array([[2.0, -1.0], [-1.0, 1.0]]))
+    assert value == pytest.approx(0.2, abs=1e-12)
+    assert row == pytest.approx([0.4, 0.6], abs=1e-12)
+    assert column == pytest.approx([0.4, 0.6], abs=1e-12)
+
+
+def test_payoffs_below_the_shift_are_refused():
+    simplex = WarmSimplex(shift=2.0)
+    simplex.solve(np.array([[0.0]]))
+    with pytest.raises(SimplexError, match=r"payoff -3.0 is below 1 - shift \(-1.0\)"):
+        simplex.solve(np.array([[0.0, -3.0]]))
+
+
+def test_a_game_may_not_shrink():
+    simplex = WarmSimplex(shift=2.0)
+    simplex.solve(np.zeros((3, 3)))
+    with pytest.raises(SimplexError, match="only grow"):
+        simplex.solve(np.zeros((2, 3)))
+
+
+def test_matrix_game_lp_falls_back_to_glop(monkeypatch):
+    """A failing warm simplex costs time, never the answer."""
+
+    def fail(self, payoff):
+        raise SimplexError("forced")
+
+    monkeypatch.setattr(WarmSimplex, "solve", fail)
+    payoff = win_game(np.random.default_rng(3), 40, symmetric=True)
+    lp = MatrixGameLP.from_matrix(payoff, baseline=-1.0, lowest=-1.0, warm=True)
+    solution = lp.solve()
+    assert lp.fallbacks == 1
+    assert solution.gap <= EXACT and solution.value == pytest.approx(0.0, abs=EXACT)
+
+
+def test_matrix_game_lp_uses_the_warm_simplex():
+    rng = np.random.default_rng(11)
+    payoff = win_game(rng, 60, symmetric=True)
+    lp = MatrixGameLP(baseline=-1.0, lowest=-1.0, warm=True)
+    for size in range(60):
+        lp.add_row(payoff[size, :size])
+        lp.add_column(payoff[: size + 1, size])
+        if size % 7 == 6:
+            solution = lp.solve()
+            assert solution.gap <= EXACT
+            assert solution.value == pytest.approx(0.0, abs=EXACT)
+    assert lp.fallbacks == 0
+
+
+def test_a_payoff_below_the_announced_lowest_restarts_the_simplex():
+    lp = MatrixGameLP(lowest=0.0, warm=True)
+    lp.add_row([])
+    lp.add_column([1.0])
+    assert lp.solve().value == 1.0
+    lp.add_row([-5.0])  # below the announced bound: the simplex restarts, GLOP answers
+    solution = lp.solve()
+    assert solution.value == pytest.approx(1.0) and lp.fallbacks == 1
+    lp.add_column([0.0, 2.0])
+    assert lp.solve().value == pytest.approx(solve_matrix_game(lp.matrix()).value, abs=EXACT)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_restricting_keeps_a_good_start(seed):
+    """Dropping strategies (as the double oracle prunes) then growing again."""
+    rng = np.random.default_rng(50 + seed)
+    payoff = win_game(rng, 140, symmetric=True)
+    simplex = WarmSimplex(shift=2.0, seed=seed)
+    order = np.arange(100)
+    check(simplex, payoff[:100, :100])
+    row, _, _ = simplex.solve(payoff[:100, :100])
+    # Keep the support and a few others, in a new order.
+    keep = np.union1d(np.flatnonzero(row > 0), rng.choice(100, size=10, replace=False))
+    keep = rng.permutation(keep)
+    simplex.restrict(payoff[np.ix_(keep, keep)], keep, keep)
+    check(simplex, payoff[np.ix_(keep, keep)])
+    grown = np.concatenate([order[keep], np.arange(100, 140)])
+    check(simplex, payoff[np.ix_(grown, grown)])
+
+
+def test_matrix_game_lp_restrict_matches_a_fresh_game():
+    rng = np.random.default_rng(5)
+    payoff = win_game(rng, 80, symmetric=False)
+    lp = MatrixGameLP.from_matrix(payoff, lowest=-1.0, warm=True)
+    lp.solve()
+    rows, columns = [5, 1, 70, 30, 2, 44], [3, 9, 0, 61, 8]
+    lp.restrict(rows, columns)
+    assert np.array_equal(lp.matrix(), payoff[np.ix_(rows, columns)])
+    solution = lp.solve()
+    assert solution.value == pytest.approx(
+        solve_matrix_game(payoff[np.ix_(rows, columns)]).value, abs=EXACT
+    )
+    assert lp.fallbacks == 0
