@@ -65,14 +65,16 @@ _PERTURBATION = 1e-7
 def _harris(numerators: np.ndarray, pivots: np.ndarray, candidates: np.ndarray) -> int:
     """Harris's two-pass ratio test: the largest pivot among the near-minimal ratios.
 
-    ``numerators`` (non-negative) belong to ``candidates``, whose ``pivots``
-    are positive; allowing each ratio a slack of ``_HARRIS_SLACK`` lets a
-    large, stable pivot win over a tiny one at almost the same ratio.
+    Over the entries where ``candidates`` is true (their ``pivots`` are
+    positive, their ``numerators`` non-negative), allowing each ratio a
+    slack of ``_HARRIS_SLACK`` lets a large, stable pivot win over a tiny
+    one at almost the same ratio.  Returns -1 if there is no candidate.
     """
-    sizes = pivots[candidates]
-    bound = ((numerators + _HARRIS_SLACK) / sizes).min()
-    eligible = np.flatnonzero(numerators / sizes <= bound)
-    return int(candidates[eligible[np.argmax(sizes[eligible])]])
+    sizes = np.where(candidates, pivots, 1.0)
+    bound = np.where(candidates, (numerators + _HARRIS_SLACK) / sizes, np.inf).min()
+    eligible = candidates & (numerators / sizes <= bound)
+    chosen = int(np.argmax(np.where(eligible, pivots, -np.inf)))
+    return chosen if eligible[chosen] else -1
 
 
 class SimplexError(ArithmeticError):
@@ -245,16 +247,17 @@ class WarmSimplex:
         for _ in range(limit):
             if self._refreshed:
                 reduced, self._refreshed = self._reduced_costs(payoff), False
-            improving = np.flatnonzero(reduced > _OPTIMALITY_TOLERANCE)
-            if not improving.size:
+            scores = np.where(reduced > _OPTIMALITY_TOLERANCE, reduced * reduced / weights, -1.0)
+            chosen = int(np.argmax(scores))
+            if scores[chosen] < 0:
                 return
-            chosen = int(improving[np.argmax(reduced[improving] ** 2 / weights[improving])])
             entering = self._variable(chosen)
             direction = self._ftran(self._column_of(payoff, entering))
-            candidates = np.flatnonzero(direction > _PIVOT_TOLERANCE)
-            if not candidates.size:
+            leaving = _harris(
+                np.maximum(self._values, 0.0), direction, direction > _PIVOT_TOLERANCE
+            )
+            if leaving < 0:
                 raise SimplexError("the program looks unbounded")
-            leaving = _harris(np.maximum(self._values[candidates], 0.0), direction, candidates)
             inverse_row = self._inverse_row(leaving)
             ratio = self._times_matrix(inverse_row, payoff) / direction[leaving]
             if abs(ratio[chosen] - 1.0) > 1e-7:
@@ -290,17 +293,18 @@ class WarmSimplex:
                 reduced = np.minimum(self._reduced_costs(payoff), 0.0)
                 norms = np.square(self._base).sum(axis=1)
                 self._refreshed = False
-            infeasible = np.flatnonzero(self._values < -_FEASIBILITY_TOLERANCE)
-            if not infeasible.size:
+            scores = np.where(
+                self._values < -_FEASIBILITY_TOLERANCE, self._values * self._values / norms, -1.0
+            )
+            leaving = int(np.argmax(scores))
+            if scores[leaving] < 0:
                 return
-            leaving = int(infeasible[np.argmax(self._values[infeasible] ** 2 / norms[infeasible])])
             inverse_row = self._inverse_row(leaving)
             alpha = self._times_matrix(inverse_row, payoff)
             alpha[basic_flat] = 0.0
-            candidates = np.flatnonzero(alpha < -_PIVOT_TOLERANCE)
-            if not candidates.size:
+            chosen = _harris(-reduced, -alpha, alpha < -_PIVOT_TOLERANCE)
+            if chosen < 0:
                 raise SimplexError("the program looks infeasible")
-            chosen = _harris(-reduced[candidates], -alpha, candidates)
             entering = self._variable(chosen)
             direction = self._ftran(self._column_of(payoff, entering))
             pivot = direction[leaving]
