@@ -43,6 +43,12 @@ BENCHMARKS = [
         [],
         ["--mirror-deals", "6", "--independent-deals", "3"],
     ),
+    (
+        "Restricted games: warm simplex against GLOP",
+        "bench_simplex.py",
+        [],
+        ["--deals", "5", "--first", "1"],
+    ),
     ("Tournament", "bench_tournament.py", ["--deals", "100"], ["--deals", "10"]),
 ]
 

@@ -10,7 +10,8 @@ best response over a frontier is a best response over all arrangements.
 
 Double oracle (McMahan, Gordon and Blum, 2003).  Keep a few strategies per
 player; solve the restricted matrix game by linear programming
-(:mod:`solver.matrix_game`), giving mixed strategies ``x`` and ``y``; find
+(:mod:`solver.matrix_game`: GLOP, or for win games the warm-started simplex
+of :mod:`solver.simplex`), giving mixed strategies ``x`` and ``y``; find
 each player's best response over its whole frontier::
 
     upper = max_a u(a, y)        lower = min_b u(x, b)
@@ -194,6 +195,10 @@ class DoubleOracle:
     per_iteration
         Best responses added per player and iteration (default: 5 for
         margin, 30 for win).
+    warm_simplex
+        Solve the restricted games with the warm simplex
+        (:mod:`solver.simplex`) rather than GLOP from scratch (default: for
+        win, not for margin).  Either way the result is certified the same.
     """
 
     def __init__(
@@ -203,6 +208,7 @@ class DoubleOracle:
         rules: Rules | None = None,
         payoff: Payoff | str = Payoff.MARGIN,
         per_iteration: int | None = None,
+        warm_simplex: bool | None = None,
     ) -> None:
         self.started = time.perf_counter()
         self.rules = rules or DEFAULT_RULES
@@ -232,7 +238,9 @@ class DoubleOracle:
         self._lp_baseline = -1.0 if self.payoff is Payoff.WIN else 0.0
         # Payoffs are at least -1 (win) or minus all the points (margin).
         self._lp_lowest = -1.0 if self.payoff is Payoff.WIN else -float(self.weights.sum())
-        self.lp = MatrixGameLP(self._lp_baseline, self._lp_lowest, _WARM[self.payoff])
+        if warm_simplex is None:
+            warm_simplex = _WARM[self.payoff]
+        self.lp = MatrixGameLP(self._lp_baseline, self._lp_lowest, warm_simplex)
         self.row_set: list[int] = []
         self.column_set: list[int] = []
         # Stored outcomes: of every row strategy against each restricted
@@ -484,14 +492,17 @@ def solve(
     *,
     tolerance: float = 1e-9,
     time_limit: float | None = None,
+    warm_simplex: bool | None = None,
 ) -> EquilibriumResult:
     """An equilibrium of the deal where player 1 holds ``first`` and player 2 ``second``.
+
+    ``warm_simplex`` chooses the restricted games' solver (see :class:`DoubleOracle`).
 
     >>> solve(range(25), range(25), payoff="points")
     Traceback (most recent call last):
         ...
     solver.errors.SolverError: payoff 'points' is not margin or win
     """
-    oracle = DoubleOracle(first, second, rules, payoff)
+    oracle = DoubleOracle(first, second, rules, payoff, warm_simplex=warm_simplex)
     history = tuple(oracle.iterations(tolerance=tolerance, time_limit=time_limit))
     return replace(oracle.result(tolerance), history=history)

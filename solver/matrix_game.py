@@ -1,4 +1,4 @@
-"""Zero-sum matrix games, solved by linear programming (OR-Tools GLOP).
+"""Zero-sum matrix games, solved by linear programming (OR-Tools GLOP, or warm simplex).
 
 The row player picks a mixed strategy ``x`` to maximize the worst case
 ``min_j (x^T A)_j``; as a linear program::
@@ -13,7 +13,9 @@ either player could gain by deviating.
 
 :class:`MatrixGameLP` keeps the matrix between solves and grows it a row
 or a column at a time, as the double oracle (:mod:`solver.equilibrium`)
-needs; :func:`solve_matrix_game` solves a whole matrix at once.
+needs, optionally re-optimizing from the last basis with the warm simplex of
+:mod:`solver.simplex`; :func:`solve_matrix_game` solves a whole matrix at
+once with GLOP.
 
 >>> rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
 >>> sol = solve_matrix_game(rps)
