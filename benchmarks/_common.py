@@ -124,25 +124,23 @@ def version(distribution: str) -> str:
         return "not installed"
 
 
+def _git(*arguments: str) -> str:
+    """Standard output of ``git arguments...`` in the repository."""
+    return subprocess.run(
+        ["git", *arguments],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=10,
+    ).stdout
+
+
 def git_revision() -> str:
     """The short commit of the repository, and which tracked files differ from it."""
     try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout
+        head = _git("rev-parse", "--short", "HEAD").strip()
+        dirty = _git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     if not dirty.strip():

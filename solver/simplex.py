@@ -18,15 +18,18 @@ basis stays a good start:
 
 A solve therefore runs the dual simplex on the new rows, then the primal
 simplex on the new columns (this order took about 20% fewer pivots than the
-other on win games).  The games are small and dense (hundreds of
-strategies, almost every payoff non-zero), so the basis inverse is kept
-explicitly, updated by one rank-one product per pivot and refactored every
-:data:`REFACTOR_EVERY` pivots; sparse LP codes spend more per pivot here.
+other on win games).  Both price by steepest edge, with exact weight
+updates.  The games are small and dense (hundreds of strategies, almost
+every payoff non-zero), so the basis inverse is kept explicitly: each pivot
+adds a rank-one term, the terms are folded into it every
+:data:`REFACTOR_EVERY` pivots, and it is inverted afresh every
+:data:`INVERT_EVERY` foldings; sparse LP codes spend more per pivot here.
 
-Win games are very degenerate (many equal payoffs), so the right-hand side
-is perturbed by tiny distinct amounts while pivoting, which keeps the
-simplex from cycling; the perturbation is removed at the end and the dual
-simplex restores feasibility in the rare case it is lost.  The answer is not
+Win games are very degenerate (many equal payoffs), so every row's
+right-hand side is perturbed by a tiny fixed amount, which keeps the
+simplex from stalling.  The solution is read for the exact right-hand side;
+in the rare case the basis is not feasible for it, a copy is re-optimized.
+The answer is not
 trusted blindly: :class:`solver.matrix_game.MatrixGameLP` checks the bounds
 the two strategies certify and falls back to GLOP if they disagree.
 
@@ -102,17 +105,20 @@ class WarmSimplex:
         # The basis inverse is base - left @ right.T: one rank-one term per
         # pivot since the last refactorization.
         self._base = np.zeros((0, 0))
-        self._left = np.zeros((0, REFACTOR_EVERY))
-        self._right = np.zeros((0, REFACTOR_EVERY))
-        self._updates = 0
+        self._reset_updates()
         self._consolidations = 0  # foldings of updates since the last inversion
         self._values = np.zeros(0)  # of the basic variables
         self._rhs = np.zeros(0)  # 1 + a tiny perturbation per row
         self._refreshed = False  # set when a refactorization recomputed the values
         self.pivots = 0
-        self.refactorizations = 0
 
     # -- the basis inverse --------------------------------------------------
+    def _reset_updates(self) -> None:
+        """No rank-one terms: the inverse is ``base`` (sized for the current rows)."""
+        self._left = np.zeros((self._rows, REFACTOR_EVERY))
+        self._right = np.zeros((self._rows, REFACTOR_EVERY))
+        self._updates = 0
+
     def _ftran(self, vector: np.ndarray) -> np.ndarray:
         """``B^-1 vector``."""
         k = self._updates
@@ -147,7 +153,6 @@ class WarmSimplex:
         self._updates = self._consolidations = 0
         self._values = self._base @ self._rhs
         self._refreshed = True
-        self.refactorizations += 1
 
     # -- the shifted matrix A' = payoff + shift, with the slacks' identity ----
     def _column_of(self, payoff: np.ndarray, variable: int) -> np.ndarray:
@@ -169,9 +174,13 @@ class WarmSimplex:
     def _variable(self, flat: int) -> int:
         return flat if flat < self._columns else self._columns - 1 - flat
 
+    def _duals(self) -> np.ndarray:
+        """``y = c_B^T B^-1``: the rows' duals (the cost is 1 on structural columns)."""
+        return self._btran((self._basic >= 0).astype(np.float64))
+
     def _reduced_costs(self, payoff: np.ndarray) -> np.ndarray:
         """``c - y^T [A' I]`` with ``y = c_B^T B^-1``; basic entries exactly 0."""
-        duals = self._btran((self._basic >= 0).astype(np.float64))
+        duals = self._duals()
         costs = np.concatenate([np.ones(self._columns), np.zeros(self._rows)])
         reduced = costs - self._times_matrix(duals, payoff)
         reduced[self._flat(self._basic)] = 0.0
@@ -220,14 +229,13 @@ class WarmSimplex:
         base[:old, :old] = inverse
         base[old:, :old] = -rho @ inverse
         base[old:, old:] = np.eye(count)
-        self._base, self._updates = base, 0
-        self._left = np.zeros((new_rows, REFACTOR_EVERY))
-        self._right = np.zeros((new_rows, REFACTOR_EVERY))
+        self._base = base
         rhs = 1.0 + _PERTURBATION * self._rng.random(count)
         self._rhs = np.concatenate([self._rhs, rhs])
         self._values = np.concatenate([self._values, rhs - rho @ self._values])
         self._basic = np.concatenate([self._basic, -1 - np.arange(old, new_rows)])
         self._rows = new_rows
+        self._reset_updates()
 
     # -- the two simplex methods ---------------------------------------------
     def _primal(self, payoff: np.ndarray, limit: int) -> None:
@@ -412,8 +420,7 @@ class WarmSimplex:
         self._rhs = self._rhs[rows]
         self._rows, self._columns = rows.size, columns.size
         self._basic = basic.astype(np.int64)
-        self._left = np.zeros((self._rows, REFACTOR_EVERY))
-        self._right = np.zeros((self._rows, REFACTOR_EVERY))
+        self._reset_updates()
         self._refactor(payoff)
 
     def _exact_solution(
@@ -427,16 +434,14 @@ class WarmSimplex:
         """
         values = self._ftran(np.ones(self._rows))
         if values.min() >= -_FEASIBILITY_TOLERANCE:
-            duals = self._btran((self._basic >= 0).astype(np.float64))
-            return values, self._basic.copy(), duals
+            return values, self._basic.copy(), self._duals()
         self._base, self._updates = self._inverse(), 0
         saved = (self._rhs, self._base.copy(), self._values.copy(), self._basic.copy())
         self._rhs = np.ones(self._rows)
         self._refactor(payoff)
         self._dual(payoff, limit)
         self._primal(payoff, limit)
-        values, basic = self._ftran(self._rhs), self._basic.copy()
-        duals = self._btran((basic >= 0).astype(np.float64))
+        values, basic, duals = self._ftran(self._rhs), self._basic.copy(), self._duals()
         self._rhs, self._base, self._values, self._basic = saved
         self._updates = 0
         return values, basic, duals
