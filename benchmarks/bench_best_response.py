@@ -1,4 +1,4 @@
-"""Benchmark of the CP-SAT best response, :func:`solver.best_response.best_response`.
+"""Benchmark of the CP-SAT best response, :func:`solver.response.best_response.best_response`.
 
 Run from the repository root::
 
@@ -26,7 +26,7 @@ What is measured
    The script wraps ``ArrangementModel.solve`` (in memory, restored on exit)
    to count the CP-SAT solves each call makes and the booleans of each model;
    the slowest calls are listed with those counts, which show how far the
-   pruning slack of :func:`solver.best_response._search` had to grow.
+   pruning slack of :func:`solver.response.best_response._search` had to grow.
 
 2. **The direct model**, the alternative the optimizer is compared with, on
    the first ``M`` deals (default 3) and the same four (objective, opponent)
@@ -34,7 +34,7 @@ What is measured
    ``C(25, 5) * 5 = 265,650`` of them; each card in exactly one chosen packet,
    each position exactly one packet; maximize ``sum coefficient(strength of the
    subset, position)`` with the same exact integer coefficients as ours
-   (:func:`solver.opponents.position_values`).  It gets the same start as ours,
+   (:func:`solver.models.opponents.position_values`).  It gets the same start as ours,
    a complete hint with the greedy arrangement, the same workers and seed,
    CP-SAT's default parameters otherwise, and ``--direct-time-limit`` seconds
    (default 10).  Build time (numpy data, variables, constraints, objective,
@@ -96,15 +96,15 @@ from _common import (
 )
 
 import solver
-from solver.arrangement import Arrangement
-from solver.best_response import BestResponse, SolveStatus, best_response
-from solver.cpsat_model import ArrangementModel
-from solver.deal import deal
-from solver.evaluator import strength
-from solver.opponents import Objective, Opponent, position_values
-from solver.packets import subsets
-from solver.rules import DEFAULT_RULES, Rules
-from solver.strategies import greedy_arrangement, random_arrangements
+from solver.game.arrangement import Arrangement
+from solver.game.deal import deal
+from solver.game.evaluator import strength
+from solver.game.rules import DEFAULT_RULES, Rules
+from solver.models.heuristics import greedy_arrangement, random_arrangements
+from solver.models.opponents import Objective, Opponent, position_values
+from solver.models.packets import subsets
+from solver.response.best_response import BestResponse, SolveStatus, best_response
+from solver.response.cpsat_model import ArrangementModel
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

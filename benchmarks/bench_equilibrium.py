@@ -25,14 +25,14 @@ paths), then sends every measurement back as it is made.
 
 What is measured
 ----------------
-1. **Frontier** (:func:`solver.frontier.frontier`), per holding (one per
+1. **Frontier** (:func:`solver.response.frontier.frontier`), per holding (one per
    mirror deal, two per independent deal): its size (non-dominated profiles,
    and strategies = distinct orderings of them, ``Frontier.strategies()``)
    and its wall and process CPU time,
 
    * *cold*, in the worker: the process-wide store of rank-state frontiers
-     is emptied (``solver.rank_frontier._store.cache_clear()`` and
-     ``solver.frontier_response.cached_frontier.cache_clear()``) before each
+     is emptied (``solver.response.rank_frontier._store.cache_clear()`` and
+     ``solver.response.frontier_response.cached_frontier.cache_clear()``) before each
      holding, so the time includes every rank state the holding needs;
    * *warm*, in the main process after all deals: one sequence per mode over
      the deals in order, the store emptied only at the start of the
@@ -47,16 +47,16 @@ What is measured
 2. **Best response**, objective margin, player 0 against player 1's holding,
    two opponents: ``Opponent.random`` and the greedy arrangement
    (``Opponent.known(greedy_arrangement(...))``).  Over the frontier
-   (:func:`solver.frontier_response.frontier_best_response`): one untimed call
+   (:func:`solver.response.frontier_response.frontier_best_response`): one untimed call
    computes and caches the frontier, the second call is timed, so the time
    excludes the frontier.  Against CP-SAT
-   (:func:`solver.best_response.best_response`, ``--workers`` workers,
+   (:func:`solver.response.best_response.best_response`, ``--workers`` workers,
    ``--time-limit`` as a safety limit) on the same deal.  Both values are
    exact; they must agree to 1e-9 and CP-SAT must prove its optimum, or the
    script exits with status 1.  Target: best response over the frontier
    <= 20 ms (median and p95).
 
-3. **Equilibrium** (:mod:`solver.equilibrium`), for each deal and payoff
+3. **Equilibrium** (:mod:`solver.equilibria.equilibrium`), for each deal and payoff
    (margin, in points; win, 1 / 1/2 / 0): iterations, the restricted game
    (strategies per player = the LP's size) at the end and at its largest,
    the support of each equilibrium strategy (``len(result.row.arrangements)``
@@ -66,7 +66,7 @@ What is measured
    independent deal's two holdings each from an empty store, slightly
    pessimistic); each payoff is then solved on the cached frontiers, and
    ``total = cold frontier time + solve time``.  The solve is exactly
-   :func:`solver.equilibrium.solve` (``DoubleOracle`` iterated to the
+   :func:`solver.equilibria.equilibrium.solve` (``DoubleOracle`` iterated to the
    default tolerance 1e-9, then ``result()``), driven record by record so
    that a solve that raises or is killed keeps its history; its time
    includes building the strategy lists and everything else after the
@@ -131,17 +131,17 @@ from _common import (
 )
 
 import solver
-import solver.frontier_response as frontier_response
-import solver.rank_frontier as rank_frontier
-from solver.best_response import SolveStatus, best_response
-from solver.deal import deal
-from solver.equilibrium import DoubleOracle, EquilibriumResult, IterationRecord, Payoff
-from solver.frontier import Frontier, frontier
-from solver.frontier_response import cached_frontier, frontier_best_response
-from solver.heuristics import greedy_arrangement
-from solver.matrix_game import MatrixGameLP
-from solver.opponents import Objective, Opponent
-from solver.rules import DiscardMode, Rules
+import solver.response.frontier_response as frontier_response
+import solver.response.rank_frontier as rank_frontier
+from solver.equilibria.equilibrium import DoubleOracle, EquilibriumResult, IterationRecord, Payoff
+from solver.equilibria.matrix_game import MatrixGameLP
+from solver.game.deal import deal
+from solver.game.rules import DiscardMode, Rules
+from solver.models.heuristics import greedy_arrangement
+from solver.models.opponents import Objective, Opponent
+from solver.response.best_response import SolveStatus, best_response
+from solver.response.frontier import Frontier, frontier
+from solver.response.frontier_response import cached_frontier, frontier_best_response
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -663,7 +663,7 @@ def measure_equilibrium(
 ) -> dict[str, Any]:
     """``solve(holdings..., payoff)`` on the cached frontiers, sending each record.
 
-    Exactly :func:`solver.equilibrium.solve`, driven record by record so that
+    Exactly :func:`solver.equilibria.equilibrium.solve`, driven record by record so that
     a solve that raises (or is killed) keeps its history.
     """
     timers = Timers()

@@ -1,4 +1,4 @@
-"""Benchmark of the hand evaluator, :mod:`solver.evaluator`.
+"""Benchmark of the hand evaluator, :mod:`solver.game.evaluator`.
 
 Run from the repository root::
 
@@ -75,7 +75,7 @@ from _common import (
 )
 
 import solver
-from solver.cards import DECK_SIZE, HAND_SIZE
+from solver.game.cards import DECK_SIZE, HAND_SIZE
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -86,7 +86,7 @@ THROUGHPUT_TARGET_MHPS = 40.0
 T = TypeVar("T")
 
 # Our card id is 4 * rank + suit, rank 0..7 = 7 8 9 T J Q K A, suit 0..3 = c d h s.
-# Written out here rather than taken from solver.cards, so the cross-check with
+# Written out here rather than taken from solver.game.cards, so the cross-check with
 # the other libraries does not rely on our own formatter.
 CARD_NAMES: tuple[str, ...] = tuple(rank + suit for rank in "789TJQKA" for suit in "cdhs")
 

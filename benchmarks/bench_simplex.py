@@ -6,7 +6,7 @@ Run from the repository root::
 
 It solves the win-payoff equilibrium of tournament deals ``I .. I+N-1``
 (seed 2026, mirror mode, the deals of ``quintet tournament --seed 2026``)
-twice: with the warm-started dense simplex (:mod:`solver.simplex`, the
+twice: with the warm-started dense simplex (:mod:`solver.equilibria.simplex`, the
 default for win) and with GLOP from scratch at every iteration.  Frontiers
 are built first and not timed; BLAS runs one thread, as in tournament
 workers.  Each solve is capped at ``S`` seconds; a capped solve is reported
@@ -33,12 +33,12 @@ from _common import (
 )
 from threadpoolctl import threadpool_limits
 
-from solver.deal import deal
-from solver.equilibrium import solve
-from solver.frontier_response import cached_frontier
-from solver.packets import check_holding
-from solver.rules import DEFAULT_RULES
-from solver.tournament import deal_seed
+from solver.equilibria.equilibrium import solve
+from solver.game.deal import deal
+from solver.game.rules import DEFAULT_RULES
+from solver.models.packets import check_holding
+from solver.play.tournament import deal_seed
+from solver.response.frontier_response import cached_frontier
 
 ENGINES = (("warm simplex", True), ("GLOP from scratch", False))
 

@@ -1,4 +1,4 @@
-"""Benchmark of tournaments, :mod:`solver.tournament`.
+"""Benchmark of tournaments, :mod:`solver.play.tournament`.
 
 Run from the repository root::
 
@@ -25,9 +25,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from solver.report_games import tournament_report
-from solver.strategies import PLAYER_NAMES
-from solver.tournament import TournamentConfig, run
+from solver.cli.report_games import tournament_report
+from solver.play.players import PLAYER_NAMES
+from solver.play.tournament import TournamentConfig, run
 
 TARGET_DEALS = 1000
 TARGET_SECONDS = 30 * 60

@@ -4,11 +4,14 @@ Quintet is a two-player poker game of pure arrangement: each player splits
 25 cards of a 32-card deck into five five-card packets and lays them out in
 order; packets are compared position by position for 3, 4, 5, 6 and 7 points.
 
-The package is a flat set of modules named for nouns: :mod:`solver.cards`,
-:mod:`solver.rules`, :mod:`solver.evaluator`, :mod:`solver.deal`,
-:mod:`solver.arrangement`, and the solvers built on them.  Importing
-``solver`` is cheap: no table is built and OR-Tools is not loaded until a
-function needs it.
+The package is layered, one subpackage per layer, each importing only the
+layers below it: :mod:`solver.game` (cards, rules, evaluator, deal,
+arrangements), :mod:`solver.models` (packet options, opponent models,
+heuristics, mixtures), :mod:`solver.response` (best responses: CP-SAT and the
+strategy frontier), :mod:`solver.equilibria` (matrix games, double oracle),
+:mod:`solver.play` (players, tournaments, the interactive table) and
+:mod:`solver.cli` (the ``quintet`` command).  Importing ``solver`` is cheap:
+no table is built and OR-Tools is not loaded until a function needs it.
 
 >>> import solver
 >>> solver.Rules().total_points
@@ -17,9 +20,6 @@ function needs it.
 
 from __future__ import annotations
 
-from solver.arrangement import Arrangement, GameResult, Outcome, Score, points_against, score
-from solver.cards import Lang, format_cards, parse_cards
-from solver.deal import Deal, deal
 from solver.errors import (
     ArrangementError,
     CardError,
@@ -28,8 +28,11 @@ from solver.errors import (
     RulesError,
     SolverError,
 )
-from solver.evaluator import category, colex_index, hand_table, strength
-from solver.rules import Category, DiscardMode, Rules
+from solver.game.arrangement import Arrangement, GameResult, Outcome, Score, points_against, score
+from solver.game.cards import Lang, format_cards, parse_cards
+from solver.game.deal import Deal, deal
+from solver.game.evaluator import category, colex_index, hand_table, strength
+from solver.game.rules import Category, DiscardMode, Rules
 
 __version__ = "0.1.0"
 

@@ -1,6 +1,6 @@
 """Exhaustive search over every ordered arrangement of a small holding.
 
-Independent of the optimizer: only :func:`solver.evaluator.strength` (hand
+Independent of the optimizer: only :func:`solver.game.evaluator.strength` (hand
 strengths) and plain enumeration are used.  A holding of ``5 * m`` cards has
 ``(5m)! / (5!)**m`` ordered arrangements: 252 for ten cards into two packets,
 756,756 for fifteen cards into three.
@@ -27,8 +27,8 @@ from itertools import combinations
 
 import numpy as np
 
-from solver.evaluator import category, strength
-from solver.rules import Rules
+from solver.game.evaluator import category, strength
+from solver.game.rules import Rules
 
 OBJECTIVES = ("points", "margin", "win", "game")
 

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.arrangement import (
+from solver.errors import ArrangementError, QuintetError
+from solver.game.arrangement import (
     Arrangement,
     GameResult,
     Outcome,
@@ -15,10 +16,9 @@ from solver.arrangement import (
     points_against,
     score,
 )
-from solver.cards import parse_cards
-from solver.errors import ArrangementError, QuintetError
-from solver.evaluator import strength
-from solver.rules import Rules
+from solver.game.cards import parse_cards
+from solver.game.evaluator import strength
+from solver.game.rules import Rules
 
 TEXT_A = "7c 7d 7h 7s 8c | 8d 8h 8s 9c 9d | 9h 9s Tc Td Th | Ts Jc Jd Jh Js | Qc Qd Qh Qs Kc"
 TEXT_B = "Ac Ad Ah As Kd | Kh Ks Qc Qd Qh | Qs Jc Jd Jh Js | Tc Td Th Ts 9c | 9d 9h 9s 8c 8d"
@@ -164,7 +164,7 @@ def test_check_packet_count():
 
 
 def test_check_against_a_deal():
-    from solver.deal import deal
+    from solver.game.deal import deal
 
     d = deal(seed=11)
     held = d.holdings[0]

@@ -6,7 +6,7 @@
   and every opponent model, in mirror and independent deals, under the rule
   options.
 * Every reported value (and the per-position chances) is rescored here
-  independently: with :func:`solver.arrangement.score` against known
+  independently: with :func:`solver.game.arrangement.score` against known
   arrangements, and by counting all five-card subsets of the opponent's
   cards against a random opponent.
 * Full 25-card deals: proven optimal, never worse than the greedy
@@ -24,18 +24,14 @@ import brute_force as bf
 import numpy as np
 import pytest
 
-from solver.arrangement import Arrangement, GameResult, score
-from solver.best_response import BestResponse, SolveStatus, best_response, top_responses
-from solver.cards import parse_cards
-from solver.deal import deal
 from solver.errors import SolverError
-from solver.opponents import Objective, Opponent
-from solver.rules import Category, Rules
-
-try:  # the heuristics moved out of solver.strategies
-    from solver.heuristics import greedy_arrangement
-except ImportError:  # pragma: no cover
-    from solver.strategies import greedy_arrangement
+from solver.game.arrangement import Arrangement, GameResult, score
+from solver.game.cards import parse_cards
+from solver.game.deal import deal
+from solver.game.rules import Category, Rules
+from solver.models.heuristics import greedy_arrangement
+from solver.models.opponents import Objective, Opponent
+from solver.response.best_response import BestResponse, SolveStatus, best_response, top_responses
 
 TWO = (6, 7)
 THREE = (5, 6, 7)
@@ -305,7 +301,7 @@ def test_brute_force_random_chances_against_direct_count():
     # the chance of beating a random packet, counted the slow way
     from itertools import combinations
 
-    from solver.evaluator import strength
+    from solver.game.evaluator import strength
 
     cards = INSTANCES["r10-indep"].theirs
     rules = Rules(position_points=TWO)

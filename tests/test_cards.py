@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.cards import (
+from solver.errors import CardError, QuintetError
+from solver.game.cards import (
     DECK,
     DECK_SIZE,
     card_id,
@@ -19,7 +20,6 @@ from solver.cards import (
     split_tokens,
     suit_of,
 )
-from solver.errors import CardError, QuintetError
 
 # rank 0..7 = 7 8 9 10 J Q K A; suit 0..3 = clubs diamonds hearts spades.
 ACE_OF_SPADES = 4 * 7 + 3

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.cards import parse_cards
-from solver.deal import deal
-from solver.rules import Rules
+from solver.game.cards import parse_cards
+from solver.game.deal import deal
+from solver.game.rules import Rules
 
 CLI = [sys.executable, "-m", "solver.cli"]
 SCRIPT = Path(sys.executable).with_name("quintet")
@@ -295,7 +295,7 @@ def test_bad_input_one_line_exit_2(args, fragments):
 
 
 def test_main_function_returns_status(capsys):
-    from solver.cli import main
+    from solver.cli.main import main
 
     assert main(["eval", "As Ks Qs Js Ts"]) == 0
     assert "straight flush" in capsys.readouterr().out

@@ -1,7 +1,7 @@
 """``quintet suggest`` run as a real subprocess: options, JSON, and bad input.
 
 Values printed by the command are rescored here without the optimizer:
-with :func:`solver.arrangement.score` against known arrangements, and by
+with :func:`solver.game.arrangement.score` against known arrangements, and by
 counting all five-card subsets of the opponent's cards against a random one.
 """
 
@@ -18,16 +18,12 @@ import brute_force as bf
 import numpy as np
 import pytest
 
-from solver.arrangement import Arrangement, GameResult, score
-from solver.cards import format_cards, parse_cards
-from solver.deal import deal
-from solver.mixture import Mixture, write_mixture
-from solver.rules import Rules
-
-try:  # the heuristics moved out of solver.strategies
-    from solver.heuristics import greedy_arrangement
-except ImportError:  # pragma: no cover
-    from solver.strategies import greedy_arrangement
+from solver.game.arrangement import Arrangement, GameResult, score
+from solver.game.cards import format_cards, parse_cards
+from solver.game.deal import deal
+from solver.game.rules import Rules
+from solver.models.heuristics import greedy_arrangement
+from solver.models.mixture import Mixture, write_mixture
 
 CLI = [sys.executable, "-m", "solver.cli", "suggest"]
 SEED = 5  # a deal CP-SAT proves quickly

@@ -2,8 +2,8 @@
 
 * Reduced games of 10 cards into 2 packets: every ordered arrangement of
   both players (252 each) is enumerated here, the FULL payoff matrix is
-  built from :func:`solver.arrangement.points_against` on the strength
-  profiles and solved directly; :func:`solver.equilibrium.solve` must give
+  built from :func:`solver.game.arrangement.points_against` on the strength
+  profiles and solved directly; :func:`solver.equilibria.equilibrium.solve` must give
   the same value, and its strategies must guarantee their bounds against
   every arrangement.  Reduced games of 15 cards into 3 packets are checked
   the same way on the brute-force frontier (below).
@@ -22,16 +22,16 @@ from itertools import combinations, pairwise, permutations
 import numpy as np
 import pytest
 
-from solver.arrangement import points_against
-from solver.best_response import SolveStatus, best_response
-from solver.deal import deal
-from solver.equilibrium import DoubleOracle, solve
+from solver.equilibria.equilibrium import DoubleOracle, solve
+from solver.equilibria.matrix_game import solve_matrix_game
 from solver.errors import SolverError
-from solver.evaluator import strength
-from solver.frontier_response import frontier_best_response
-from solver.matrix_game import solve_matrix_game
-from solver.opponents import Objective, Opponent
-from solver.rules import Rules
+from solver.game.arrangement import points_against
+from solver.game.deal import deal
+from solver.game.evaluator import strength
+from solver.game.rules import Rules
+from solver.models.opponents import Objective, Opponent
+from solver.response.best_response import SolveStatus, best_response
+from solver.response.frontier_response import frontier_best_response
 
 TWO = (6, 7)
 THREE = (5, 6, 7)

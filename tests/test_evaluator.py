@@ -18,7 +18,7 @@ import pytest
 import reference_poker as ref
 
 from solver.errors import CardError, QuintetError
-from solver.evaluator import (
+from solver.game.evaluator import (
     N_HANDS,
     all_hands,
     category,
@@ -26,7 +26,7 @@ from solver.evaluator import (
     hand_table,
     strength,
 )
-from solver.rules import Category, Rules
+from solver.game.rules import Category, Rules
 
 ALL_COMBOS = list(itertools.combinations(range(32), 5))  # lexicographic order
 ALL_COMBOS_ARRAY = np.array(ALL_COMBOS, dtype=np.int64)

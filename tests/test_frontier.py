@@ -3,7 +3,7 @@
 * Reduced holdings (10 cards into 2 packets, 15 cards into 3): the frontier
   equals the non-dominated set of sorted strength profiles over every
   partition of the cards, enumerated here by brute force (only
-  :func:`solver.evaluator.strength` is shared with the code under test).
+  :func:`solver.game.evaluator.strength` is shared with the code under test).
 * ``packets``, ``arrangement`` and ``strategies`` return what they promise.
 * Full 25-card deals: the best response over the frontier has the value of
   the CP-SAT optimum, for every objective and opponent model.
@@ -19,15 +19,15 @@ from math import factorial, prod
 import numpy as np
 import pytest
 
-from solver.best_response import SolveStatus, best_response
-from solver.cards import parse_cards
-from solver.deal import deal
-from solver.evaluator import strength
-from solver.frontier import frontier
-from solver.frontier_response import cached_frontier, frontier_best_response, strategy_values
-from solver.opponents import Objective, Opponent, expected_value
-from solver.rules import Rules
-from solver.strategies import greedy_arrangement, random_arrangements
+from solver.game.cards import parse_cards
+from solver.game.deal import deal
+from solver.game.evaluator import strength
+from solver.game.rules import Rules
+from solver.models.heuristics import greedy_arrangement, random_arrangements
+from solver.models.opponents import Objective, Opponent, expected_value
+from solver.response.best_response import SolveStatus, best_response
+from solver.response.frontier import cached_frontier, frontier
+from solver.response.frontier_response import frontier_best_response, strategy_values
 
 TWO = (6, 7)
 THREE = (5, 6, 7)

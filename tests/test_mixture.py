@@ -7,13 +7,13 @@ import json
 import numpy as np
 import pytest
 
-from solver.arrangement import Arrangement
-from solver.cards import format_cards
-from solver.deal import deal
 from solver.errors import ArrangementError, MixtureError, QuintetError
-from solver.mixture import FORMAT, Mixture, read_mixture, write_mixture
-from solver.opponents import Objective, Opponent, OpponentKind, expected_value
-from solver.rules import Rules
+from solver.game.arrangement import Arrangement
+from solver.game.cards import format_cards
+from solver.game.deal import deal
+from solver.game.rules import Rules
+from solver.models.mixture import FORMAT, Mixture, read_mixture, write_mixture
+from solver.models.opponents import Objective, Opponent, OpponentKind, expected_value
 
 HOLDING = deal(seed=4).holdings[0]
 
@@ -111,7 +111,7 @@ def test_mixture_opponent_matches_probabilities(tmp_path):
     assert opponent.kind is OpponentKind.MIXTURE
     assert opponent.probabilities.tolist() == [0.75, 0.25]
     mine = _arrangement(9)
-    from solver.arrangement import score
+    from solver.game.arrangement import score
 
     expected = 0.75 * score(mine, A).margin + 0.25 * score(mine, B).margin
     value = float(expected_value(mine.strengths(), opponent, Objective.MARGIN))

@@ -1,4 +1,4 @@
-"""Correctness of :func:`solver.pareto.pareto_keep` (issue #4).
+"""Correctness of :func:`solver.response.pareto.pareto_keep` (issue #4).
 
 The vectorized rounds are checked against the textbook O(n^2) definition,
 written here independently: within its group, a row is *maximal* when no
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.pareto import pareto_keep
+from solver.response.pareto import pareto_keep
 
 MAX_VALUE = 1023
 

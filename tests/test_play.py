@@ -1,10 +1,10 @@
-"""Interactive play: :class:`solver.play.Table` and ``quintet play`` (issue #5).
+"""Interactive play: :class:`solver.play.interactive.Table` and ``quintet play`` (issue #5).
 
 The command is run as a real subprocess with scripted standard input: a full
 game typed packet by packet, a whole arrangement on one line, every kind of
 bad entry (explained, asked again, nothing typed before lost), ``undo``,
 ``hint``, end of input at any prompt, Russian, and a bad ``--opponent``.
-Final scores are recomputed here with :func:`solver.arrangement.score`
+Final scores are recomputed here with :func:`solver.game.arrangement.score`
 against the computer's (deterministic) greedy arrangement.
 """
 
@@ -18,15 +18,15 @@ import sys
 import numpy as np
 import pytest
 
-from solver.arrangement import Arrangement, score
-from solver.cards import format_cards, parse_cards
-from solver.deal import deal
-from solver.frontier_response import frontier_best_response
-from solver.heuristics import greedy_arrangement
-from solver.opponents import Objective, Opponent
-from solver.play import Table, play
-from solver.rules import Rules
-from solver.strategies import player
+from solver.game.arrangement import Arrangement, score
+from solver.game.cards import format_cards, parse_cards
+from solver.game.deal import deal
+from solver.game.rules import Rules
+from solver.models.heuristics import greedy_arrangement
+from solver.models.opponents import Objective, Opponent
+from solver.play.interactive import Table, play
+from solver.play.players import player
+from solver.response.frontier_response import frontier_best_response
 
 CLI = [sys.executable, "-m", "solver.cli", "play", "--seed", "1", "--opponent", "greedy"]
 RULES = Rules()

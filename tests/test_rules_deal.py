@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.deal import Deal, deal, make_rng
 from solver.errors import QuintetError, RulesError
-from solver.rules import DEFAULT_RULES, Category, DiscardMode, Rules
+from solver.game.deal import Deal, deal, make_rng
+from solver.game.rules import DEFAULT_RULES, Category, DiscardMode, Rules
 
 DECK = set(range(32))
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import pytest
 
-from solver.arrangement import Arrangement, score
-from solver.cards import parse_cards
-from solver.deal import deal
 from solver.errors import CardError
-from solver.evaluator import category, strength
-from solver.rules import Category, Rules
+from solver.game.arrangement import Arrangement, score
+from solver.game.cards import parse_cards
+from solver.game.deal import deal
+from solver.game.evaluator import category, strength
+from solver.game.rules import Category, Rules
 
 C = Category
 

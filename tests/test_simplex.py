@@ -1,4 +1,4 @@
-"""The warm simplex (solver.simplex) against GLOP, on games that grow.
+"""The warm simplex (solver.equilibria.simplex) against GLOP, on games that grow.
 
 Every answer is checked twice: against the value GLOP finds for the same
 matrix from scratch, and by the bounds its own strategies certify
@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.matrix_game import MatrixGameLP, solve_matrix_game
-from solver.simplex import SimplexError, WarmSimplex
+from solver.equilibria.matrix_game import MatrixGameLP, solve_matrix_game
+from solver.equilibria.simplex import SimplexError, WarmSimplex
 
 EXACT = 1e-9
 

@@ -1,10 +1,10 @@
-"""The players of :mod:`solver.strategies` (issue #5).
+"""The players of :mod:`solver.play.players` (issue #5).
 
 * Every player returns a valid arrangement of its own holding, in mirror and
   independent deals, full size and reduced (two and three packets).
 * Seeded generators give reproducible choices; ``random`` differs across seeds.
 * ``br-random`` and ``br-greedy`` are exact: their values are checked against
-  CP-SAT (:func:`solver.best_response.best_response`, another engine) on full
+  CP-SAT (:func:`solver.response.best_response.best_response`, another engine) on full
   deals and against exhaustive enumeration written here on reduced deals; the
   values themselves are recomputed here by counting (not by the library's
   opponent models).
@@ -20,16 +20,16 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from solver.arrangement import Arrangement, score
-from solver.best_response import SolveStatus, best_response
-from solver.deal import deal
-from solver.equilibrium import Payoff
+from solver.equilibria.equilibrium import Payoff
 from solver.errors import QuintetError
-from solver.evaluator import strength
-from solver.heuristics import greedy_arrangement
-from solver.opponents import Objective, Opponent
-from solver.rules import Rules
-from solver.strategies import PLAYER_NAMES, equilibrium_strategies, player, players
+from solver.game.arrangement import Arrangement, score
+from solver.game.deal import deal
+from solver.game.evaluator import strength
+from solver.game.rules import Rules
+from solver.models.heuristics import greedy_arrangement
+from solver.models.opponents import Objective, Opponent
+from solver.play.players import PLAYER_NAMES, equilibrium_strategies, player, players
+from solver.response.best_response import SolveStatus, best_response
 
 MIRROR = Rules()
 INDEPENDENT = Rules(discard_mode="independent")

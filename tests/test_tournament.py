@@ -1,4 +1,4 @@
-"""Tournaments (:mod:`solver.tournament`), their reports and the CLI (issue #5).
+"""Tournaments (:mod:`solver.play.tournament`), their reports and the CLI (issue #5).
 
 * Deterministic: the same seed gives the same games, strengths and
   exploitabilities with one job, two jobs, a Dask cluster started here, or
@@ -26,17 +26,15 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from solver.arrangement import Arrangement
-from solver.best_response import best_response
-from solver.deal import deal
+from solver.cli.report_games import tournament_report, write_games_csv
 from solver.errors import QuintetError
-from solver.evaluator import strength
-from solver.frontier_response import frontier_best_response
-from solver.opponents import Objective, Opponent
-from solver.report_games import tournament_report, write_games_csv
-from solver.rules import Rules
-from solver.strategies import PLAYER_NAMES, player
-from solver.tournament import (
+from solver.game.arrangement import Arrangement
+from solver.game.deal import deal
+from solver.game.evaluator import strength
+from solver.game.rules import Rules
+from solver.models.opponents import Objective, Opponent
+from solver.play.players import PLAYER_NAMES, player
+from solver.play.tournament import (
     EXACT_GAP,
     TournamentConfig,
     TournamentResult,
@@ -44,6 +42,8 @@ from solver.tournament import (
     play_deal,
     run,
 )
+from solver.response.best_response import best_response
+from solver.response.frontier_response import frontier_best_response
 
 CLI = [sys.executable, "-m", "solver.cli"]
 CHEAP = ("greedy", "random", "br-random", "br-greedy")

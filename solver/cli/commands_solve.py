@@ -1,0 +1,327 @@
+"""The solver sub-commands of ``quintet``: ``suggest`` (and ``equilibrium``).
+
+Argument glue only: parse, build the opponent model, call the library,
+pick the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from solver.cli.commands import (
+    Command,
+    Setup,
+    add_holdings_arguments,
+    holdings_from_args,
+    non_negative_int,
+    rules_from_args,
+)
+from solver.cli.report import Output
+from solver.cli.report_solve import SuggestContext, equilibrium_report, suggest_report
+from solver.equilibria.equilibrium import DoubleOracle, IterationRecord, Payoff
+from solver.errors import SolverError
+from solver.game.arrangement import Arrangement
+from solver.game.cards import parse_cards
+from solver.game.rules import Rules
+from solver.models.heuristics import greedy_arrangement
+from solver.models.mixture import read_mixture, write_mixture
+from solver.models.opponents import Objective, Opponent, OpponentKind
+from solver.play.players import equilibrium_mixture, equilibrium_response
+from solver.response.best_response import DEFAULT_SAMPLES, top_responses
+from solver.response.frontier_response import frontier_best_response
+
+__all__ = ["COMMANDS", "opponent_from_args", "parse_fix"]
+
+AGAINST_HELP = (
+    "the opponent model: random (arranges uniformly at random, default), greedy "
+    "(strongest packet first, weakest at position 1), known (the arrangement given "
+    "with --known), a mixture file FILE.json (as written by quintet equilibrium --out), "
+    "or equilibrium (play an arrangement sampled from your equilibrium strategy)"
+)
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """argparse type: a number >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a non-negative number")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def parse_fix(items: list[str] | None, rules: Rules) -> dict[int, tuple[int, ...]]:
+    """``POS=CARDS`` strings as ``{position: cards}``.
+
+    >>> parse_fix(["5=As Ks Qs Js Ts"], Rules())
+    {5: (31, 27, 23, 19, 15)}
+    >>> parse_fix(["As Ks"], Rules())
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: --fix 'As Ks': expected POS=CARDS, e.g. 5="As Ks Qs Js Ts"
+    """
+    fixed: dict[int, tuple[int, ...]] = {}
+    for item in items or []:
+        position_text, sep, cards_text = item.partition("=")
+        if not sep:
+            raise SolverError(f'--fix {item!r}: expected POS=CARDS, e.g. 5="As Ks Qs Js Ts"')
+        try:
+            position = int(position_text)
+        except ValueError:
+            raise SolverError(
+                f"--fix {item!r}: position {position_text!r} is not a number"
+            ) from None
+        if position in fixed:
+            raise SolverError(f"--fix: position {position} is fixed twice")
+        fixed[position] = parse_cards(cards_text)
+    return fixed
+
+
+def opponent_from_args(
+    against: str, known: str | None, setup: Setup, rules: Rules
+) -> tuple[Opponent, str]:
+    """The opponent model named by ``--against`` (and ``--known``), and its description."""
+    if against == "random":
+        return Opponent.random(setup.theirs, rules), "random"
+    if against == "greedy":
+        arrangement = greedy_arrangement(setup.theirs, rules)
+        opponent = Opponent.known(
+            arrangement, rules, holding=setup.theirs, kind=OpponentKind.GREEDY
+        )
+        return opponent, f"greedy ({arrangement.format()})"
+    if against == "known":
+        if known is None:
+            raise SolverError('--against known needs --known "P1 | P2 | P3 | P4 | P5"')
+        arrangement = Arrangement.parse(known, n_packets=rules.n_packets)
+        return Opponent.known(arrangement, rules, holding=setup.theirs), "known"
+    if against.endswith(".json") or Path(against).exists():
+        mixture = read_mixture(against)
+        opponent = mixture.opponent(rules, holding=setup.theirs)
+        return opponent, f"{against} ({len(mixture.arrangements)} arrangements)"
+    raise SolverError(
+        f"--against {against!r}: expected random, greedy, known or a mixture FILE.json"
+    )
+
+
+def _suggest_arguments(parser: argparse.ArgumentParser) -> None:
+    add_holdings_arguments(parser)
+    parser.add_argument("--against", default=None, metavar="MODEL", help=AGAINST_HELP)
+    parser.add_argument(
+        "--known",
+        metavar='"P1 | ... | P5"',
+        default=None,
+        help="the opponent's arrangement (implies --against known)",
+    )
+    parser.add_argument(
+        "--objective",
+        choices=[o.value for o in Objective],
+        default="margin",
+        help="points: expected points scored; margin: points scored minus conceded "
+        "(default); win: probability of more points than the opponent; game: win 1, "
+        "draw 1/2, loss 0",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=None,
+        metavar="S",
+        help="stop after S seconds with the best arrangement found and its gap",
+    )
+    parser.add_argument(
+        "--top",
+        type=positive_int,
+        default=1,
+        metavar="K",
+        help="also show the runners-up: the K best arrangements with distinct strength profiles",
+    )
+    parser.add_argument(
+        "--fix",
+        action="append",
+        metavar="POS=CARDS",
+        help='a packet already decided, e.g. --fix 5="As Ks Qs Js Ts" (repeatable)',
+    )
+    parser.add_argument(
+        "--samples",
+        type=positive_int,
+        default=DEFAULT_SAMPLES,
+        metavar="K",
+        help="for win or game against a random opponent: arrangements sampled to "
+        f"optimize against (default {DEFAULT_SAMPLES})",
+    )
+    parser.add_argument(
+        "--workers", type=positive_int, default=2, help="CP-SAT search workers (default 2)"
+    )
+    parser.add_argument(
+        "--engine",
+        choices=["cpsat", "frontier"],
+        default="cpsat",
+        help="cpsat: CP-SAT proves optimality (default); frontier: the best of the holding's "
+        "frontier strategies, exhaustive (fast once the frontier is known; no --top)",
+    )
+    parser.add_argument(
+        "--payoff",
+        choices=[p.value for p in Payoff],
+        default="margin",
+        help="with --against equilibrium: the payoff of the game (default margin)",
+    )
+
+
+def _context(setup: Setup, rules: Rules, against: str) -> SuggestContext:
+    return SuggestContext(
+        rules=rules,
+        mine=setup.mine,
+        theirs=setup.theirs,
+        seed=setup.seed,
+        dealt=setup.dealt,
+        against=against,
+    )
+
+
+def _suggest(args: argparse.Namespace) -> Output:
+    rules = rules_from_args(args)
+    setup = holdings_from_args(args, rules)
+    rng = np.random.default_rng([setup.seed, 1])
+    against = args.against or ("known" if args.known is not None else "random")
+    if args.engine == "frontier" and args.top > 1:
+        raise SolverError(
+            "--top needs --engine cpsat (the frontier holds only undominated profiles)"
+        )
+    if against == "equilibrium":
+        if args.top > 1 or args.fix:
+            raise SolverError("--against equilibrium takes no --top or --fix")
+        results = [
+            equilibrium_response(
+                setup.mine, setup.theirs, rules, args.payoff, rng=rng, time_limit=args.time_limit
+            )
+        ]
+        description = f"equilibrium ({args.payoff} payoff)"
+    else:
+        opponent, description = opponent_from_args(against, args.known, setup, rules)
+        common = {
+            "fixed": parse_fix(args.fix, rules),
+            "samples": args.samples,
+            "rng": rng,
+        }
+        if args.engine == "frontier":
+            results = [
+                frontier_best_response(setup.mine, opponent, Objective(args.objective), **common)
+            ]
+        else:
+            results = top_responses(
+                setup.mine,
+                opponent,
+                Objective(args.objective),
+                k=args.top,
+                time_limit=args.time_limit,
+                workers=args.workers,
+                **common,
+            )
+    context = _context(setup, rules, description)
+    return suggest_report(results, context, args.lang)
+
+
+def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
+    add_holdings_arguments(parser)
+    parser.add_argument(
+        "--payoff",
+        choices=[p.value for p in Payoff],
+        default="margin",
+        help="margin: points scored minus conceded (default); win: 1 for more points, "
+        "1/2 for equal, 0 for fewer",
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=non_negative_float,
+        default=1e-9,
+        metavar="T",
+        help="stop when the certified gap is at most T (default 1e-9: exact)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=None,
+        metavar="S",
+        help="stop after S seconds with the best strategies found and their honest gap",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="FILE.json",
+        default=None,
+        help="write your strategy as a mixture file (for quintet suggest --against FILE.json)",
+    )
+    parser.add_argument(
+        "--show",
+        type=positive_int,
+        default=10,
+        metavar="N",
+        help="how many of the most likely arrangements to list (default 10)",
+    )
+
+
+def _progress(record: IterationRecord) -> None:
+    sys.stderr.write(
+        f"\riteration {record.iteration}: strategies {record.row_strategies}/"
+        f"{record.column_strategies}, gap {record.gap:.3g}, {record.seconds:.1f} s   "
+    )
+    sys.stderr.flush()
+
+
+def _equilibrium(args: argparse.Namespace) -> Output:
+    rules = rules_from_args(args)
+    setup = holdings_from_args(args, rules)
+    oracle = DoubleOracle(setup.mine, setup.theirs, rules, args.payoff)
+    show_progress = sys.stderr.isatty() and not args.json
+    history = []
+    for record in oracle.iterations(tolerance=args.tolerance, time_limit=args.time_limit):
+        history.append(record)
+        if show_progress:
+            _progress(record)
+    if show_progress:
+        sys.stderr.write("\n")
+    result = replace(oracle.result(args.tolerance), history=tuple(history))
+    if args.out:
+        write_mixture(equilibrium_mixture(result, setup.theirs), args.out)
+    context = _context(setup, rules, "equilibrium")
+    return equilibrium_report(result, context, args.lang, limit=args.show)
+
+
+COMMANDS: list[Command] = [
+    Command(
+        "suggest",
+        "the best arrangement of your cards against an opponent model, proven optimal",
+        _suggest_arguments,
+        _suggest,
+    ),
+    Command(
+        "equilibrium",
+        "an exact equilibrium of the deal: a mixed strategy no opponent can exploit, "
+        "with its certificate",
+        _equilibrium_arguments,
+        _equilibrium,
+    ),
+]

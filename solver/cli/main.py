@@ -1,0 +1,173 @@
+"""The ``quintet`` command: a thin shell over the library.
+
+Each sub-command parses its arguments, calls the library and prints a
+report (:mod:`solver.cli.report`), for people or as JSON (``--json``).  Any
+input error prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from solver import __version__
+from solver.game.cards import Lang
+
+__all__ = ["main"]
+
+NOTATION = """\
+card notation (case-insensitive, separated by spaces or commas):
+  ranks  7 8 9 10 (or T) J Q K A;  Russian 7 8 9 10 В Д К Т
+  suits  c d h s;  ♣ ♦ ♥ ♠;  Russian т/к (♣) б (♦) ч (♥) п (♠)
+  e.g.   As  10h  Ts  Q♥  Дч  Тп  (Latin T is a ten, Cyrillic Т an ace)
+arrangements: five packets of five cards, position 1 first, separated by |
+  e.g.   "7c 7d 7h 7s 8c | 8d 8h 8s 9c 9d | ... "
+"""
+
+
+class UsageError(Exception):
+    """Bad command-line usage; printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, not usage plus message."""
+
+    def error(self, message: str) -> NoReturn:
+        # argparse joins raw arguments into some messages: keep it one line.
+        raise UsageError(f"{self.prog}: {message}".replace("\n", "\\n"))
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON (ASCII card codes)")
+    parser.add_argument(
+        "--lang",
+        choices=[lang.value for lang in Lang],
+        default="en",
+        help="language of the human output (default: en)",
+    )
+
+
+def _add_rule_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules")
+    group.add_argument(
+        "--mode",
+        choices=["mirror", "independent"],
+        default="mirror",
+        help="discard mode: the opponent removes the same seven cards (mirror, default) "
+        "or turns up seven of its own (independent)",
+    )
+    group.add_argument(
+        "--ace-low-straight",
+        action="store_true",
+        help="A-7-8-9-10 is the lowest straight (off by default)",
+    )
+    group.add_argument(
+        "--flush-beats-full-house",
+        action="store_true",
+        help="the flush ranks above the full house, as in Manila poker (off by default)",
+    )
+
+
+def _subparser(
+    commands: Any, name: str, help_text: str, *, rules: bool = True
+) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=help_text,
+        description=help_text,
+        epilog=NOTATION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_output_options(parser)
+    if rules:
+        _add_rule_options(parser)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``quintet``."""
+    # Imported here so that ``quintet --help`` stays fast.
+    from solver.cli import commands, commands_games, commands_solve
+
+    parser = _Parser(
+        prog="quintet",
+        description="Quintet: the two-player arrangement poker game. Exact rules, "
+        "optimal arrangements and equilibria.",
+        epilog=NOTATION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"quintet-solver {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for spec in commands.COMMANDS + commands_solve.COMMANDS + commands_games.COMMANDS:
+        command = _subparser(sub, spec.name, spec.help, rules=spec.rules)
+        spec.add_arguments(command)
+        command.set_defaults(handler=spec.run)
+    return parser
+
+
+def to_json(payload: Any) -> str:
+    """JSON with two-space indentation, lists of scalars kept on one line.
+
+    >>> print(to_json({"cards": ["As", "Kd"], "n": 2}))
+    {
+      "cards": ["As", "Kd"],
+      "n": 2
+    }
+    """
+    text = json.dumps(payload, indent=2, ensure_ascii=False)
+    # Fold arrays whose items are all scalars: card lists read better inline.
+    return re.sub(
+        r"\[\s*\n\s*((?:[^\[\]{}\n]+,\s*\n\s*)*[^\[\]{}\n]+?)\s*\n\s*\]",
+        lambda match: "[" + re.sub(r",\s*\n\s*", ", ", match.group(1)) + "]",
+        text,
+    )
+
+
+def _print_json(payload: Any) -> None:
+    print(to_json(payload))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``quintet`` with ``argv``; return the exit status.
+
+    >>> main(["eval", "As Ks Qs Js Ts"])
+    A♠ K♠ Q♠ J♠ 10♠: straight flush (strength 839 of 839)
+    0
+    >>> main(["eval", "As Ks Qs Js 5s"])  # prints the reason on stderr
+    2
+    """
+    from solver.errors import QuintetError
+
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        handler: Callable[[argparse.Namespace], Any] = args.handler
+        output = handler(args)
+    except UsageError as error:
+        print(f"{error}", file=sys.stderr)
+        return 2
+    except QuintetError as error:
+        print(f"quintet: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("quintet: interrupted", file=sys.stderr)
+        return 130
+    if output is None:
+        return 0
+    try:
+        if args.json:
+            _print_json(output.payload)
+        else:
+            print(output.text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (quintet ... | head): stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0

@@ -1,0 +1,177 @@
+"""Reports of games played: tournaments (and their CSV rows).
+
+>>> from solver.play.tournament import TournamentConfig, run
+>>> out = tournament_report(run(TournamentConfig(("greedy", "random"), deals=1, seed=2)), "en")
+>>> out.payload["pairs"][0]["first"], out.payload["pairs"][0]["games"]
+('greedy', 2)
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from solver.cli.report import Output, table_lines
+from solver.cli.text import say
+from solver.game.cards import Lang
+from solver.game.payloads import rules_payload
+from solver.play.tournament import EXACT_GAP, TournamentResult
+
+__all__ = ["tournament_report", "write_games_csv"]
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.2f}"
+
+
+def tournament_report(result: TournamentResult, lang: Lang | str, jobs: int = 1) -> Output:
+    """Pairwise results and per-player cost and exploitability."""
+    config = result.config
+    mode = say(config.rules.discard_mode.value, lang)
+    lines = [
+        f"{len(config.players)} players, {config.deals} deals (seed {config.seed}, {mode}), "
+        f"{jobs} job(s), {result.seconds:.1f} s"
+    ]
+    rows = [
+        [
+            "pair",
+            "games",
+            say("win", lang),
+            say("draw", lang),
+            say("loss", lang),
+            "mean margin (95% CI)",
+            "mean points",
+        ]
+    ]
+    for pair in result.pairs():
+        low, high = pair.margin_ci
+        rows.append(
+            [
+                f"{pair.first} vs {pair.second}",
+                str(pair.games),
+                f"{100 * pair.win:.1f}%",
+                f"{100 * pair.draw:.1f}%",
+                f"{100 * pair.loss:.1f}%",
+                f"{_signed(pair.mean_margin)} [{_signed(low)}, {_signed(high)}]",
+                f"{pair.mean_points[0]:.2f} : {pair.mean_points[1]:.2f}",
+            ]
+        )
+    lines.extend(table_lines(rows))
+    lines.append("")
+    rows = [
+        [
+            "player",
+            "seconds/deal",
+            "exploitability mean",
+            "max",
+            "exact",
+            "strategy gap median",
+            "max",
+        ]
+    ]
+    for stats in result.players():
+        rows.append(
+            [
+                stats.name,
+                f"{stats.seconds_per_deal:.3f}",
+                f"{stats.mean_exploitability:.2f}",
+                f"{stats.max_exploitability:.1f}",
+                "-" if stats.exact_share is None else f"{100 * stats.exact_share:.1f}%",
+                "-" if stats.median_strategy_gap is None else f"{stats.median_strategy_gap:.2g}",
+                "-" if stats.max_strategy_gap is None else f"{stats.max_strategy_gap:.2g}",
+            ]
+        )
+    lines.extend(table_lines(rows))
+    frontier = sum(r.frontier_seconds for r in result.records) / len(result.records)
+    lines.append(
+        f"frontiers (shared by the solver players): {frontier:.3f} s/deal; exploitability: "
+        "the margin a best response to the played arrangement would score (points); "
+        "exact: share of deals where the equilibrium player's strategy was solved to a "
+        f"certified gap <= {EXACT_GAP:g}; strategy gap: its certified gap (points for "
+        "eq-margin, win probability for eq-win)"
+    )
+    payload = {
+        "players": list(config.players),
+        "deals": config.deals,
+        "seed": config.seed,
+        "rules": rules_payload(config.rules),
+        "equilibrium_time_limit": config.equilibrium_time_limit,
+        "seconds": result.seconds,
+        "pairs": [
+            {
+                "first": p.first,
+                "second": p.second,
+                "games": p.games,
+                "win": p.win,
+                "draw": p.draw,
+                "loss": p.loss,
+                "mean_margin": p.mean_margin,
+                "margin_ci": [float(p.margin_ci[0]), float(p.margin_ci[1])],
+                "mean_points": list(p.mean_points),
+            }
+            for p in result.pairs()
+        ],
+        "player_stats": [
+            {
+                "player": s.name,
+                "seconds_per_deal": s.seconds_per_deal,
+                "mean_exploitability": s.mean_exploitability,
+                "max_exploitability": s.max_exploitability,
+                "max_strategy_gap": s.max_strategy_gap,
+                "median_strategy_gap": s.median_strategy_gap,
+                "exact_share": s.exact_share,
+            }
+            for s in result.players()
+        ],
+        "deal_records": [
+            {
+                "deal": r.index,
+                "seed": r.seed,
+                "frontier_seconds": r.frontier_seconds,
+                "plays": [
+                    {
+                        "player": p.player,
+                        "seat": p.seat + 1,
+                        "strengths": list(p.strengths),
+                        "seconds": p.seconds,
+                        "exploitability": p.exploitability,
+                        "strategy_gap": p.strategy_gap,
+                    }
+                    for p in r.plays
+                ],
+            }
+            for r in result.records
+        ],
+    }
+    return Output("\n".join(lines), payload)
+
+
+def write_games_csv(result: TournamentResult, path: str | Path) -> None:
+    """One row per game: deal, seed, players, seats, points and margin."""
+    with Path(path).open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(
+            [
+                "deal",
+                "seed",
+                "first",
+                "second",
+                "first_seat",
+                "first_points",
+                "second_points",
+                "margin",
+            ]
+        )
+        for record, game in result.games():
+            writer.writerow(
+                [
+                    record.index,
+                    record.seed,
+                    game.first,
+                    game.second,
+                    game.first_seat + 1,
+                    game.points[0],
+                    game.points[1],
+                    game.margin,
+                ]
+            )

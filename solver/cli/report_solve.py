@@ -1,0 +1,297 @@
+"""Reports of solver results: best responses (``suggest``) and equilibria.
+
+>>> describe_status(True, 0.0, "en")
+'proven optimal'
+>>> describe_status(False, 0.25, "en")
+'feasible, not proven optimal (gap 0.25)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solver.cli.report import (
+    Output,
+    arrangement_payload,
+    cards_payload,
+    category_name,
+    display_order,
+    packet_order,
+    rules_payload,
+    table_lines,
+)
+from solver.cli.text import say
+from solver.equilibria.equilibrium import EquilibriumResult, Payoff
+from solver.game.arrangement import Arrangement
+from solver.game.cards import Lang, format_cards
+from solver.game.evaluator import category
+from solver.game.rules import Rules
+from solver.models.mixture import Mixture
+from solver.models.opponents import Objective
+from solver.response.best_response import BestResponse
+
+__all__ = ["SuggestContext", "describe_status", "equilibrium_report", "suggest_report"]
+
+# A position counts as conceded when the packet there wins less often than this.
+CONCEDE_BELOW = 0.05
+
+_OBJECTIVE_TEXT = {
+    Objective.POINTS: ("expected points scored", "ожидаемые набранные очки"),
+    Objective.MARGIN: (
+        "expected margin (points scored minus conceded)",
+        "ожидаемый перевес (набранные минус отданные очки)",
+    ),
+    Objective.WIN: ("probability of winning the game", "вероятность выиграть партию"),
+    Objective.GAME: (
+        "expected result (win 1, draw 1/2, loss 0)",
+        "ожидаемый итог (выигрыш 1, ничья 1/2, проигрыш 0)",
+    ),
+}
+
+
+def objective_text(objective: Objective, lang: Lang | str) -> str:
+    """What an objective measures, in words."""
+    english, russian = _OBJECTIVE_TEXT[objective]
+    return russian if Lang(lang) is Lang.RU else english
+
+
+_PAYOFF_TEXT = {
+    Payoff.MARGIN: ("points scored minus points conceded", "набранные минус отданные очки"),
+    Payoff.WIN: (
+        "1 for more points, 1/2 for equal, 0 for fewer",
+        "1 за победу, 1/2 за ничью, 0 за поражение",
+    ),
+}
+
+
+def describe_status(optimal: bool, gap: float, lang: Lang | str) -> str:
+    """'proven optimal', or 'feasible ...' with the gap."""
+    if optimal and gap <= 1e-9:
+        return say("optimal", lang)
+    if optimal:
+        return f"{say('optimal', lang)} ({say('gap', lang)} {gap:.3g})"
+    return f"{say('feasible', lang)} ({say('gap', lang)} {gap:.3g})"
+
+
+@dataclass(frozen=True)
+class SuggestContext:
+    """What the user asked, for the report."""
+
+    rules: Rules
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+    seed: int
+    dealt: bool
+    against: str
+
+
+def _heading(context: SuggestContext, lang: Lang | str, *, show_cards: bool) -> list[str]:
+    """The deal (when dealt) and, if asked, both holdings."""
+    lines = []
+    if context.dealt:
+        lines.append(
+            f"{say('deal', lang)}: {say('seed', lang)} {context.seed}, "
+            f"{say(context.rules.discard_mode.value, lang)}"
+        )
+    if show_cards:
+        lines.append(f"{say('you', lang)}: {format_cards(display_order(context.mine), lang=lang)}")
+        if context.theirs != context.mine:
+            lines.append(
+                f"{say('opponent', lang)}: {format_cards(display_order(context.theirs), lang=lang)}"
+            )
+    return lines
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def result_payload(result: BestResponse) -> dict[str, Any]:
+    """One best response for JSON."""
+    return {
+        "arrangement": arrangement_payload(result.arrangement),
+        "strengths": list(result.strengths),
+        "objective": result.objective.value,
+        "value": result.value,
+        "bound": result.bound,
+        "gap": result.gap,
+        "status": result.status.value,
+        "seconds": result.seconds,
+        "engine": result.engine,
+        "note": result.note,
+        "estimate": None
+        if result.estimate is None
+        else {
+            "mean": result.estimate.mean,
+            "stderr": result.estimate.stderr,
+            "samples": result.estimate.n_samples,
+        },
+        "positions": [
+            {
+                "position": i + 1,
+                "win": p.win,
+                "tie": p.tie,
+                "loss": p.loss,
+                "expected_points": p.expected_points,
+                "expected_margin": p.expected_margin,
+            }
+            for i, p in enumerate(result.positions)
+        ],
+        "concedes": conceded(result),
+    }
+
+
+def conceded(result: BestResponse) -> list[int]:
+    """1-based positions whose packet wins less often than ``CONCEDE_BELOW``."""
+    return [i + 1 for i, p in enumerate(result.positions) if p.win < CONCEDE_BELOW]
+
+
+def suggest_report(
+    results: Sequence[BestResponse], context: SuggestContext, lang: Lang | str
+) -> Output:
+    """The best arrangement with per-position figures; runners-up with their cost."""
+    best = results[0]
+    rules = context.rules
+    lines = _heading(context, lang, show_cards=context.dealt)
+    lines.append(
+        f"{say('objective', lang)}: {objective_text(best.objective, lang)}; "
+        f"{say('against', lang)}: {context.against}"
+    )
+    kinds = category(best.arrangement.array(), rules)
+    rows = [
+        [
+            say("position", lang),
+            say("points", lang),
+            say("packet", lang),
+            say("combination", lang),
+            say("win", lang),
+            say("tie", lang),
+            say("loss", lang),
+            say("expected_points", lang),
+        ]
+    ]
+    for i, packet in enumerate(best.arrangement.packets):
+        stats = best.positions[i]
+        rows.append(
+            [
+                str(i + 1),
+                str(rules.position_points[i]),
+                format_cards(packet_order(packet), lang=lang),
+                category_name(kinds[i], lang),
+                _percent(stats.win),
+                _percent(stats.tie),
+                _percent(stats.loss),
+                f"{stats.expected_points:.3f}",
+            ]
+        )
+    lines.extend(table_lines(rows))
+    lines.append(f"{say('value', lang)}: {best.value:.6g} ({say('bound', lang)} {best.bound:.6g})")
+    if best.estimate is not None:
+        lines.append(
+            f"  on {best.estimate.n_samples} fresh samples: {best.estimate.mean:.4f} "
+            f"± {1.96 * best.estimate.stderr:.4f} (95%)"
+        )
+    lines.append(
+        f"{say('status', lang)}: {describe_status(best.proven_optimal, best.gap, lang)}; "
+        f"{say('engine', lang)} {best.engine}; {say('time', lang)} {best.seconds:.2f} s"
+    )
+    if best.note:
+        lines.append(f"  ({best.note})")
+    given_up = conceded(best)
+    lines.append(
+        f"{say('concedes', lang)}: "
+        + (", ".join(str(p) for p in given_up) if given_up else say("none", lang))
+    )
+    for rank, other in enumerate(results[1:], start=2):
+        lines.append(
+            f"#{rank}: {other.value:.6g} ({other.value - best.value:+.4g}): "
+            f"{other.arrangement.format(lang=lang)}"
+        )
+    payload = {
+        "seed": context.seed,
+        "dealt": context.dealt,
+        "holding": cards_payload(display_order(context.mine)),
+        "opponent_holding": cards_payload(display_order(context.theirs)),
+        "against": context.against,
+        "rules": rules_payload(rules),
+        **result_payload(best),
+        "runners_up": [result_payload(r) for r in results[1:]],
+    }
+    return Output("\n".join(lines), payload)
+
+
+def _mixture_lines(mixture: Mixture, lang: Lang | str, limit: int) -> list[str]:
+    order = sorted(range(len(mixture.arrangements)), key=lambda i: -mixture.probabilities[i])
+    lines = [
+        f"  {100 * mixture.probabilities[i]:6.2f}%  {_arrangement_text(mixture.arrangements[i], lang)}"
+        for i in order[:limit]
+    ]
+    if len(order) > limit:
+        rest = sum(mixture.probabilities[i] for i in order[limit:])
+        lines.append(f"  {100 * rest:6.2f}%  ({len(order) - limit} more)")
+    return lines
+
+
+def _arrangement_text(arrangement: Arrangement, lang: Lang | str) -> str:
+    return " | ".join(format_cards(packet_order(p), lang=lang) for p in arrangement.packets)
+
+
+def equilibrium_report(
+    result: EquilibriumResult, context: SuggestContext, lang: Lang | str, limit: int = 10
+) -> Output:
+    """Game value, certificate and the equilibrium strategies."""
+    rules = context.rules
+    lines = _heading(context, lang, show_cards=True)
+    unit = "points" if result.payoff is Payoff.MARGIN else "probability"
+    symmetric = context.theirs == context.mine
+    lines.append(
+        f"payoff: {result.payoff.value}: {_PAYOFF_TEXT[result.payoff][Lang(lang) is Lang.RU]}"
+    )
+    exact = (
+        " (exact, by symmetry)"
+        if symmetric
+        else f" (certified in [{result.lower:.6g}, {result.upper:.6g}])"
+    )
+    lines.append(f"{say('game_value', lang)}: {result.value:.6g}{exact}")
+    lines.append(
+        f"certified {say('exploitability', lang)}: {result.gap:.3g} {unit} "
+        f"({result.exploitability_percent:.4f}% of "
+        + ("the 25 points)" if result.payoff is Payoff.MARGIN else "a game)")
+    )
+    status = "converged" if result.converged else "stopped before convergence"
+    lines.append(
+        f"{say('iterations', lang)}: {result.iterations}, {status}; {say('time', lang)} "
+        f"{result.seconds:.2f} s; frontier strategies {result.frontier_sizes[0]:,}"
+        + ("" if symmetric else f" / {result.frontier_sizes[1]:,}")
+    )
+    lines.append(f"your strategy ({len(result.row.arrangements)} arrangements):")
+    lines.extend(_mixture_lines(result.row, lang, limit))
+    if not symmetric:
+        lines.append(f"opponent's strategy ({len(result.column.arrangements)} arrangements):")
+        lines.extend(_mixture_lines(result.column, lang, limit))
+    payload = {
+        "seed": context.seed,
+        "dealt": context.dealt,
+        "holding": cards_payload(display_order(context.mine)),
+        "opponent_holding": cards_payload(display_order(context.theirs)),
+        "rules": rules_payload(rules),
+        "payoff": result.payoff.value,
+        "value": result.value,
+        "lower": result.lower,
+        "upper": result.upper,
+        "gap": result.gap,
+        "exploitability_percent": result.exploitability_percent,
+        "converged": result.converged,
+        "iterations": result.iterations,
+        "seconds": result.seconds,
+        "frontier_strategies": list(result.frontier_sizes),
+        "strategy": result.row.to_dict(),
+        "opponent_strategy": result.column.to_dict(),
+        "history": [
+            [r.iteration, r.row_strategies, r.column_strategies, r.lower, r.upper, r.seconds]
+            for r in result.history
+        ],
+    }
+    return Output("\n".join(lines), payload)

@@ -1,0 +1,285 @@
+"""Arrangements (five ordered packets) and scoring.
+
+An arrangement is a tuple of packets, position 1 first, each packet five
+distinct cards; together the packets hold the player's 25 cards.  Packets
+are compared position by position: the stronger packet wins the position's
+points (3, 4, 5, 6, 7 by default), equal packets score nothing.
+
+Scoring works on strengths, so the vectorized form
+:func:`points_against` scores one arrangement (or many) against many at
+numpy speed; :func:`score` is the readable one-game form on top of it.
+
+>>> a = Arrangement.parse("7c 7d 7h 7s 8c | 8d 8h 8s 9c 9d | 9h 9s Tc Td Th "
+...                       "| Ts Jc Jd Jh Js | Qc Qd Qh Qs Kc")
+>>> b = Arrangement.parse("Ac Ad Ah As Kd | Kh Ks Qc Qd Qh | Qs Jc Jd Jh Js "
+...                       "| Tc Td Th Ts 9c | 9d 9h 9s 8c 8d")
+>>> s = score(a, b)
+>>> s.points, s.margin, s.result.value
+((13, 12), 1, 'win')
+>>> score(a, b).outcomes == tuple(-o for o in score(b, a).outcomes)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+import numpy as np
+
+from solver.errors import ArrangementError, CardError
+from solver.game.cards import DECK_SIZE, HAND_SIZE, Lang, format_cards, parse_cards
+from solver.game.evaluator import strength
+from solver.game.rules import DEFAULT_RULES, Rules
+
+__all__ = [
+    "Arrangement",
+    "GameResult",
+    "Outcome",
+    "Score",
+    "points_against",
+    "score",
+]
+
+PACKET_SEPARATOR = "|"
+
+
+class Outcome(IntEnum):
+    """Outcome of one position, from the first player's side."""
+
+    LOSS = -1
+    TIE = 0
+    WIN = 1
+
+
+class GameResult(str, Enum):
+    """Outcome of a game, from the first player's side."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Packets in position order, each a tuple of five card ids.
+
+    Use :meth:`parse` for text and :meth:`from_array` for arrays.
+
+    >>> Arrangement(((0, 1, 2, 3, 4),)).n_packets
+    1
+    >>> Arrangement(((0, 1, 2, 3, 4), (4, 5, 6, 7, 8)))
+    Traceback (most recent call last):
+        ...
+    solver.errors.ArrangementError: card 8♣ appears twice in the arrangement
+    """
+
+    packets: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self) -> None:
+        packets = tuple(tuple(int(c) for c in packet) for packet in self.packets)
+        if not packets:
+            raise ArrangementError("an arrangement needs at least one packet")
+        seen: set[int] = set()
+        for position, packet in enumerate(packets, start=1):
+            if len(packet) != HAND_SIZE:
+                raise ArrangementError(
+                    f"packet {position} has {len(packet)} cards; a packet has {HAND_SIZE}"
+                )
+            for card in packet:
+                if not 0 <= card < DECK_SIZE:
+                    raise ArrangementError(f"card id {card} out of range 0..{DECK_SIZE - 1}")
+                if card in seen:
+                    raise ArrangementError(
+                        f"card {format_cards([card])} appears twice in the arrangement"
+                    )
+                seen.add(card)
+        object.__setattr__(self, "packets", packets)
+
+    @classmethod
+    def parse(cls, text: str, n_packets: int | None = None) -> Arrangement:
+        """Parse ``"P1 | P2 | P3 | P4 | P5"``: packets separated by ``|``.
+
+        >>> Arrangement.parse("7c 8c 9c Tc Jc").packets
+        ((0, 4, 8, 12, 16),)
+        >>> Arrangement.parse("7c 8c 9c Tc | Jc Qc Kc Ac 7d")
+        Traceback (most recent call last):
+            ...
+        solver.errors.ArrangementError: packet 1 ('7c 8c 9c Tc') has 4 cards; a packet has 5
+        """
+        parts = [part.strip() for part in text.split(PACKET_SEPARATOR)]
+        if n_packets is not None and len(parts) != n_packets:
+            raise ArrangementError(
+                f"expected {n_packets} packets separated by '|', got {len(parts)}"
+            )
+        packets = []
+        for position, part in enumerate(parts, start=1):
+            try:
+                cards = parse_cards(part)
+            except CardError as error:
+                raise ArrangementError(f"packet {position}: {error}") from None
+            if len(cards) != HAND_SIZE:
+                raise ArrangementError(
+                    f"packet {position} ({part!r}) has {len(cards)} cards; a packet has {HAND_SIZE}"
+                )
+            packets.append(cards)
+        return cls(tuple(packets))
+
+    @classmethod
+    def from_array(cls, array: np.ndarray | Sequence[Sequence[int]]) -> Arrangement:
+        """Build from an integer array of shape ``(n_packets, 5)``.
+
+        >>> Arrangement.from_array(np.arange(10).reshape(2, 5)).packets[1]
+        (5, 6, 7, 8, 9)
+        """
+        array = np.asarray(array)
+        if array.ndim != 2 or array.shape[1] != HAND_SIZE:
+            raise ArrangementError(f"an arrangement array has shape (n, 5), got {array.shape}")
+        return cls(tuple(tuple(int(c) for c in row) for row in array))
+
+    @property
+    def n_packets(self) -> int:
+        """Number of packets."""
+        return len(self.packets)
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """All cards, sorted."""
+        return tuple(sorted(c for packet in self.packets for c in packet))
+
+    def array(self) -> np.ndarray:
+        """The cards as an ``(n_packets, 5)`` int8 array."""
+        return np.array(self.packets, dtype=np.int8)
+
+    def strengths(self, rules: Rules | None = None) -> np.ndarray:
+        """Strength of each packet, position order.
+
+        >>> Arrangement.parse("As Ks Qs Js Ts").strengths().tolist()
+        [839]
+        """
+        return strength(self.array(), rules).astype(np.int32)
+
+    def check(self, holding: Iterable[int] | None = None, rules: Rules | None = None) -> None:
+        """Check the packet count against ``rules`` and the cards against ``holding``.
+
+        >>> a = Arrangement.parse("7c 8c 9c Tc Jc")
+        >>> a.check(holding=range(5), rules=Rules(position_points=(7,)))
+        Traceback (most recent call last):
+            ...
+        solver.errors.ArrangementError: the arrangement uses 9♣ 10♣ J♣, not in the holding; it leaves out 7♦ 7♥ 7♠
+        """
+        rules = rules or DEFAULT_RULES
+        if self.n_packets != rules.n_packets:
+            raise ArrangementError(
+                f"the arrangement has {self.n_packets} packets; the rules need {rules.n_packets}"
+            )
+        if holding is None:
+            return
+        held = {int(c) for c in holding}
+        used = set(self.cards)
+        extra = sorted(used - held)
+        missing = sorted(held - used)
+        if extra or missing:
+            parts = []
+            if extra:
+                parts.append(f"uses {format_cards(extra)}, not in the holding")
+            if missing:
+                parts.append(f"leaves out {format_cards(missing)}")
+            raise ArrangementError("the arrangement " + "; it ".join(parts))
+
+    def format(self, *, ascii: bool = False, lang: Lang | str = Lang.EN) -> str:
+        """Packets separated by ``" | "``.
+
+        >>> Arrangement(((0, 1, 2, 3, 4),)).format(ascii=True)
+        '7c 7d 7h 7s 8c'
+        """
+        return f" {PACKET_SEPARATOR} ".join(
+            format_cards(packet, ascii=ascii, lang=lang) for packet in self.packets
+        )
+
+
+def points_against(
+    mine: np.ndarray, theirs: np.ndarray, rules: Rules | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Points of each side for strength profiles, vectorized with broadcasting.
+
+    Parameters
+    ----------
+    mine, theirs
+        Packet strengths in position order, shapes ``(..., n_packets)`` that
+        broadcast together (e.g. one arrangement ``(5,)`` against many ``(M, 5)``).
+    rules
+        The position points.
+
+    Returns
+    -------
+    (points_mine, points_theirs)
+        Integer arrays of the broadcast leading shape.
+
+    >>> mine = np.array([10, 20, 30, 40, 50])
+    >>> theirs = np.array([[10, 20, 30, 40, 50], [0, 99, 0, 99, 0]])
+    >>> [p.tolist() for p in points_against(mine, theirs)]
+    [[0, 15], [0, 10]]
+    >>> points_against(np.zeros(3), np.zeros(3))
+    Traceback (most recent call last):
+        ...
+    solver.errors.ArrangementError: strength profiles have 3 positions; the rules have 5
+    """
+    rules = rules or DEFAULT_RULES
+    mine, theirs = np.asarray(mine), np.asarray(theirs)
+    for profile in (mine, theirs):
+        if profile.shape[-1:] != (rules.n_packets,):
+            raise ArrangementError(
+                f"strength profiles have {profile.shape[-1] if profile.ndim else 0} positions; "
+                f"the rules have {rules.n_packets}"
+            )
+    weights = np.asarray(rules.position_points, dtype=np.int64)
+    return (mine > theirs) @ weights, (mine < theirs) @ weights
+
+
+@dataclass(frozen=True)
+class Score:
+    """The result of one game, from the first player's side.
+
+    Attributes
+    ----------
+    outcomes
+        Outcome at each position.
+    points
+        ``(first player's points, second player's points)``.
+    margin
+        First player's points minus the second's.
+    result
+        Win, draw or loss for the first player.
+    """
+
+    outcomes: tuple[Outcome, ...]
+    points: tuple[int, int]
+    margin: int
+    result: GameResult
+
+
+def score(a: Arrangement, b: Arrangement, rules: Rules | None = None) -> Score:
+    """Score arrangement ``a`` against ``b``.
+
+    >>> a = Arrangement.parse("As Ks Qs Js Ts")
+    >>> b = Arrangement.parse("Ah Kh Qh Jh Th")
+    >>> score(a, b, Rules(position_points=(7,))).result.value
+    'draw'
+    >>> score(a, b)
+    Traceback (most recent call last):
+        ...
+    solver.errors.ArrangementError: the arrangement has 1 packets; the rules need 5
+    """
+    rules = rules or DEFAULT_RULES
+    a.check(rules=rules)
+    b.check(rules=rules)
+    mine, theirs = a.strengths(rules), b.strengths(rules)
+    points_a, points_b = points_against(mine, theirs, rules)
+    margin = int(points_a) - int(points_b)
+    result = GameResult.WIN if margin > 0 else GameResult.LOSS if margin < 0 else GameResult.DRAW
+    outcomes = tuple(Outcome(int(np.sign(x - y))) for x, y in zip(mine, theirs, strict=True))
+    return Score(
+        outcomes=outcomes, points=(int(points_a), int(points_b)), margin=margin, result=result
+    )

@@ -1,0 +1,464 @@
+"""Strength and category of every five-card hand of the 32-card deck.
+
+All ``C(32, 5) = 201,376`` hands are enumerated once per ranking rule set,
+in colexicographic order: the hand with sorted cards ``c0 < c1 < ... < c4``
+has index ::
+
+    colex(c) = C(c0, 1) + C(c1, 2) + C(c2, 3) + C(c3, 4) + C(c4, 5)
+
+(the combinatorial number system).  For each index the table stores
+
+* the **category** (:class:`~solver.game.rules.Category`), and
+* the **strength**: a small integer, higher beats lower, equal ties.  Under
+  the default rules there are 840 distinct strengths, 0 (7-8-9-10-Q high
+  card) to 839 (the A-K-Q-J-10 straight flush).
+
+How the strength is built, with no Python loop per hand: count the cards of
+each rank; the number of distinct ranks and the largest count give the
+pattern (four of a kind, full house, ...); five distinct ranks are a
+straight when their rank set is one of the rule set's straights; all suits
+equal make a flush.  The tie-break lists the ranks by (count, rank),
+highest first, as base-8 digits (the height alone for straights).  Then
+``key = position of the category in the rules' order * 8**5 + tie-break``,
+and the strengths are the dense ranks of the distinct keys.
+
+Lookups of arbitrary hands turn each hand into a 32-bit card mask and find
+its colex index through two 16-bit tables (the colex sum splits into a
+contribution of the low 16 cards and one of the high 16 given how many low
+cards there are), so no per-hand sort is needed.
+
+>>> import numpy as np
+>>> from solver.game.cards import parse_cards
+>>> hand = np.array(parse_cards("As Ks Qs Js Ts"))
+>>> int(strength(hand)), Category(int(category(hand))).english
+(839, 'straight flush')
+>>> int(colex_index(np.array([4, 3, 2, 1, 0])))
+0
+>>> strength(np.array([0, 0, 1, 2, 3]))
+Traceback (most recent call last):
+    ...
+solver.errors.CardError: hand 0 has a repeated card: [0 0 1 2 3]
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+from solver.errors import CardError
+from solver.game.cards import DECK_SIZE, HAND_SIZE, N_RANKS, N_SUITS
+from solver.game.rules import DEFAULT_RULES, Category, Rules
+
+__all__ = [
+    "N_HANDS",
+    "HandTable",
+    "all_hands",
+    "category",
+    "colex_index",
+    "hand_table",
+    "multiset_index",
+    "rank_multisets",
+    "strength",
+]
+
+N_HANDS = 201_376  # C(32, 5)
+
+# BINOM[n, k] = C(n, k) for n <= 32, k <= 5.
+_n = np.arange(DECK_SIZE + 1, dtype=np.int64)
+BINOM = np.ones((DECK_SIZE + 1, HAND_SIZE + 1), dtype=np.int64)
+for _k in range(1, HAND_SIZE + 1):
+    BINOM[:, _k] = BINOM[:, _k - 1] * (_n - _k + 1) // _k
+BINOM[BINOM < 0] = 0
+
+
+@lru_cache(maxsize=1)
+def all_hands() -> np.ndarray:
+    """All 201,376 hands as a read-only ``(N_HANDS, 5)`` uint8 array, colex order.
+
+    Row ``i`` holds the sorted cards of the hand whose colex index is ``i``.
+
+    >>> hands = all_hands()
+    >>> hands.shape, hands[0].tolist(), hands[-1].tolist()
+    ((201376, 5), [0, 1, 2, 3, 4], [27, 28, 29, 30, 31])
+    """
+    remaining = np.arange(N_HANDS, dtype=np.int64)
+    hands = np.empty((N_HANDS, HAND_SIZE), dtype=np.uint8)
+    # Unrank the combinatorial number system, largest card first: c_k is the
+    # largest c with C(c, k + 1) <= remaining.
+    for k in range(HAND_SIZE, 0, -1):
+        column = BINOM[:, k]
+        card = np.searchsorted(column, remaining, side="right") - 1
+        hands[:, k - 1] = card
+        remaining -= column[card]
+    hands.setflags(write=False)
+    return hands
+
+
+def _mask_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tables turning a 32-bit card mask into a colex index, 16 bits at a time.
+
+    ``low[m]`` is the colex contribution of the cards in the low half mask
+    ``m``; ``high[p * 2**16 + m]`` that of the high half mask ``m`` when ``p``
+    cards lie in the low half; ``popcount[m]`` counts the cards of ``m``.
+    Built by doubling: a mask with top bit ``b`` adds ``C(card b, order + 1)``
+    to the mask without it, where order is the number of lower cards.
+    """
+    size = 1 << 16
+    popcount = np.zeros(size, dtype=np.int32)
+    low = np.zeros(size, dtype=np.int64)
+    high = np.zeros((HAND_SIZE + 1, size), dtype=np.int64)
+    binom = np.vstack([BINOM, np.zeros((1, HAND_SIZE + 1), dtype=np.int64)])
+    for bit in range(16):
+        lower = slice(0, 1 << bit)
+        upper = slice(1 << bit, 1 << (bit + 1))
+        # Orders past the fifth card never occur in a valid hand: clip them.
+        order = np.minimum(popcount[lower] + 1, HAND_SIZE)
+        popcount[upper] = popcount[lower] + 1
+        low[upper] = low[lower] + binom[bit, order]
+        for offset in range(HAND_SIZE + 1):
+            shifted = np.minimum(popcount[lower] + 1 + offset, HAND_SIZE)
+            high[offset, upper] = high[offset, lower] + binom[16 + bit, shifted]
+    return low.astype(np.int32), high.reshape(-1).astype(np.int32), popcount
+
+
+@lru_cache(maxsize=1)
+def _colex_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    low, high, popcount = _mask_tables()
+    card_bit = (np.uint32(1) << np.arange(DECK_SIZE, dtype=np.uint32)).astype(np.uint32)
+    return card_bit, low, high, popcount
+
+
+def _as_hands(hands: np.ndarray | list[int] | tuple[int, ...]) -> np.ndarray:
+    array = np.asarray(hands)
+    if array.dtype.kind not in "iu":
+        raise CardError(f"hands must be an integer array of card ids, got dtype {array.dtype}")
+    if array.ndim == 0 or array.shape[-1] != HAND_SIZE:
+        raise CardError(f"hands must have shape (..., 5), got {array.shape}")
+    return array
+
+
+# Large batches are cut into chunks that fit in cache and run on a few
+# threads: numpy releases the GIL in these gathers, so two cores give nearly
+# twice the throughput.
+_CHUNK = 1 << 17
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1)))
+    return _POOL
+
+
+def _colex_chunk(flat: np.ndarray, values: np.ndarray | None) -> np.ndarray:
+    """Colex index (or ``values[colex index]``) of a ``(n, 5)`` chunk of valid ids."""
+    card_bit, low, high, popcount = _colex_tables()
+    if flat.dtype.itemsize > 1:
+        flat = flat.astype(np.int8)  # ids are in 0..31: narrow copies are read faster
+    columns = flat.T
+    mask = np.take(card_bit, columns[0], mode="clip")
+    for column in columns[1:]:
+        mask |= np.take(card_bit, column, mode="clip")
+    low_mask = (mask & np.uint32(0xFFFF)).astype(np.intp)
+    high_mask = (mask >> np.uint32(16)).astype(np.intp)
+    low_count = np.take(popcount, low_mask, mode="clip")
+    distinct = low_count + np.take(popcount, high_mask, mode="clip")
+    if int(distinct.min()) != HAND_SIZE:
+        first = int(np.argmax(distinct != HAND_SIZE))
+        raise CardError(f"hand {first} has a repeated card: {flat[first]}")
+    low_count <<= 16
+    low_count += high_mask
+    index = np.take(low, low_mask, mode="clip")
+    index += np.take(high, low_count, mode="clip")
+    return index if values is None else np.take(values, index, mode="clip")
+
+
+def _lookup(
+    hands: np.ndarray | list[int] | tuple[int, ...], values: np.ndarray | None
+) -> np.ndarray:
+    array = _as_hands(hands)
+    flat = array.reshape(-1, HAND_SIZE)
+    if flat.shape[0] == 0:
+        dtype = np.int32 if values is None else values.dtype
+        return np.zeros(array.shape[:-1], dtype=dtype)
+    low_card, high_card = int(flat.min()), int(flat.max())
+    if low_card < 0 or high_card >= DECK_SIZE:
+        bad = low_card if low_card < 0 else high_card
+        raise CardError(f"card ids must be in 0..{DECK_SIZE - 1}, got {bad}")
+    if flat.shape[0] <= _CHUNK:
+        result = _colex_chunk(flat, values)
+    else:
+        starts = range(0, flat.shape[0], _CHUNK)
+        chunks = [flat[start : start + _CHUNK] for start in starts]
+        try:
+            parts = list(_pool().map(lambda chunk: _colex_chunk(chunk, values), chunks))
+        except CardError as error:
+            raise _offset_error(error, chunks, values) from None
+        result = np.concatenate(parts)
+    return result.reshape(array.shape[:-1])
+
+
+def _offset_error(
+    error: CardError, chunks: list[np.ndarray], values: np.ndarray | None
+) -> CardError:
+    """Re-raise a repeated-card error with the hand number in the whole batch."""
+    offset = 0
+    for chunk in chunks:
+        try:
+            _colex_chunk(chunk, values)
+        except CardError:
+            first = int(np.argmax(_distinct_cards(chunk) != HAND_SIZE))
+            return CardError(f"hand {offset + first} has a repeated card: {chunk[first]}")
+        offset += chunk.shape[0]
+    return error
+
+
+def _distinct_cards(flat: np.ndarray) -> np.ndarray:
+    ordered = np.sort(flat, axis=1)
+    return 1 + (np.diff(ordered, axis=1) != 0).sum(axis=1)
+
+
+def colex_index(hands: np.ndarray | list[int] | tuple[int, ...]) -> np.ndarray:
+    """Colex index of each hand of an integer array of shape ``(..., 5)``.
+
+    Cards may be in any order.  The result has the leading shape.
+
+    Raises
+    ------
+    CardError
+        If a card id is outside 0..31 or a hand repeats a card.
+
+    >>> colex_index([[0, 1, 2, 3, 4], [31, 30, 29, 28, 27]]).tolist()
+    [0, 201375]
+    >>> colex_index([0, 1, 2, 3, 32])
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: card ids must be in 0..31, got 32
+    """
+    return _lookup(hands, None)
+
+
+@lru_cache(maxsize=1)
+def rank_multisets() -> np.ndarray:
+    """The 784 multisets of five ranks a hand can hold, as rank counts.
+
+    Row ``m`` is the count of each rank (7 first) in multiset ``m``; rows are
+    sorted by their base-5 key ``sum(count[r] * 5**r)``.  A hand that is not
+    a flush has a strength that depends only on its multiset.
+
+    >>> multisets = rank_multisets()
+    >>> multisets.shape, multisets[0].tolist()
+    ((784, 8), [4, 1, 0, 0, 0, 0, 0, 0])
+    """
+    # Every multiset of five ranks, at most four of a rank (there are four suits).
+    chosen = np.array(list(combinations_with_replacement(range(N_RANKS), HAND_SIZE)))
+    counts = (chosen[:, :, None] == np.arange(N_RANKS)).sum(axis=1)
+    counts = counts[counts.max(axis=1) <= N_SUITS]
+    order = np.argsort(counts @ (5 ** np.arange(N_RANKS)))
+    multisets = counts[order].astype(np.int8)
+    multisets.setflags(write=False)
+    return multisets
+
+
+@lru_cache(maxsize=1)
+def _multiset_lookup() -> tuple[np.ndarray, np.ndarray]:
+    """Base-5 power of each rank, and the multiset index of each base-5 key."""
+    powers = 5 ** np.arange(N_RANKS, dtype=np.int32)
+    index = np.full(5**N_RANKS, -1, dtype=np.int32)
+    keys = rank_multisets().astype(np.int32) @ powers
+    index[keys] = np.arange(keys.shape[0], dtype=np.int32)
+    return powers, index
+
+
+def multiset_index(counts: np.ndarray) -> np.ndarray:
+    """Row of :func:`rank_multisets` for rank-count vectors of shape ``(..., 8)``.
+
+    >>> int(multiset_index(np.array([4, 1, 0, 0, 0, 0, 0, 0])))
+    0
+    >>> multiset_index(np.array([5, 0, 0, 0, 0, 0, 0, 0]))
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: not a five-card rank multiset: [5 0 0 0 0 0 0 0]
+    """
+    counts = np.asarray(counts)
+    powers, index = _multiset_lookup()
+    valid = (counts >= 0).all(axis=-1) & (counts <= 4).all(axis=-1)
+    valid &= counts.sum(axis=-1) == HAND_SIZE
+    if not np.all(valid):
+        bad = counts[~valid][0] if counts.ndim > 1 else counts
+        raise CardError(f"not a five-card rank multiset: {bad}")
+    return index[counts.astype(np.int64) @ powers]
+
+
+@dataclass(frozen=True, eq=False)
+class HandTable:
+    """Strength and category of every hand, for one ranking rule set.
+
+    Attributes
+    ----------
+    ranking_key
+        ``(ace_low_straight, flush_beats_full_house)`` of the rules it was built for.
+    strength
+        ``(N_HANDS,)`` uint16, indexed by colex index.
+    category
+        ``(N_HANDS,)`` uint8 :class:`~solver.game.rules.Category` values.
+    strength_category
+        ``(n_strengths,)`` uint8: the category of each strength.
+    strength_example
+        ``(n_strengths,)`` int32: the colex index of one hand of each strength.
+    multiset_strength
+        ``(784,)`` int32: the strength of a hand with the ranks of each row of
+        :func:`rank_multisets` that is not a flush.
+    multiset_flush_strength
+        ``(784,)`` int32: the strength of a flush with those ranks, -1 where
+        the ranks are not five distinct ones.
+    """
+
+    ranking_key: tuple[bool, bool]
+    strength: np.ndarray
+    category: np.ndarray
+    strength_category: np.ndarray
+    strength_example: np.ndarray
+    multiset_strength: np.ndarray
+    multiset_flush_strength: np.ndarray
+
+    @property
+    def n_strengths(self) -> int:
+        """Number of distinct strengths (840 under the default rules)."""
+        return int(self.strength_category.shape[0])
+
+
+def _straight_heights(rules: Rules) -> np.ndarray:
+    """Height of the straight made by each 8-bit rank set, -1 if none."""
+    heights = np.full(1 << N_RANKS, -1, dtype=np.int64)
+    for ranks, height in rules.straights():
+        heights[sum(1 << r for r in ranks)] = height
+    return heights
+
+
+# Category of a hand without a straight or flush, by (distinct ranks, largest count).
+_PATTERN_CATEGORY = np.full((HAND_SIZE + 1, HAND_SIZE + 1), -1, dtype=np.int64)
+_PATTERN_CATEGORY[2, 4] = Category.FOUR_OF_A_KIND
+_PATTERN_CATEGORY[2, 3] = Category.FULL_HOUSE
+_PATTERN_CATEGORY[3, 3] = Category.THREE_OF_A_KIND
+_PATTERN_CATEGORY[3, 2] = Category.TWO_PAIR
+_PATTERN_CATEGORY[4, 2] = Category.PAIR
+_PATTERN_CATEGORY[5, 1] = Category.HIGH_CARD
+
+
+def _multiset_keys(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Order keys and categories of each rank multiset, as a non-flush and as a flush."""
+    counts = rank_multisets().astype(np.int64)
+    present = counts > 0
+    distinct = present.sum(axis=1)
+    height = _straight_heights(rules)[present @ (1 << np.arange(N_RANKS))]
+    is_straight = height >= 0
+
+    plain = _PATTERN_CATEGORY[distinct, counts.max(axis=1)]
+    plain = np.where(is_straight, Category.STRAIGHT, plain)
+    flush = np.where(is_straight, Category.STRAIGHT_FLUSH, Category.FLUSH)
+
+    # Tie-break: ranks ordered by (count, rank), highest first, as base-8 digits.
+    group_key = np.where(present, counts * N_RANKS + np.arange(N_RANKS), -1)
+    ordered = -np.sort(-group_key, axis=1)[:, :HAND_SIZE]
+    digits = np.where(ordered >= 0, ordered % N_RANKS, 0)
+    tie_break = digits @ (N_RANKS ** np.arange(HAND_SIZE - 1, -1, -1))
+    tie_break = np.where(is_straight, height, tie_break)
+
+    order_position = np.empty(len(Category), dtype=np.int64)
+    order_position[list(rules.category_order())] = np.arange(len(Category))
+    scale = N_RANKS**HAND_SIZE
+    plain_key = order_position[plain] * scale + tie_break
+    flush_key = np.where(distinct == HAND_SIZE, order_position[flush] * scale + tie_break, -1)
+    return plain_key, flush_key, plain, flush
+
+
+@lru_cache(maxsize=8)
+def _build_table(ranking_key: tuple[bool, bool]) -> HandTable:
+    rules = Rules(ace_low_straight=ranking_key[0], flush_beats_full_house=ranking_key[1])
+    plain_key, flush_key, plain_category, flush_category = _multiset_keys(rules)
+    has_flush = flush_key >= 0
+    distinct_keys = np.unique(np.concatenate([plain_key, flush_key[has_flush]]))
+    plain_strength = np.searchsorted(distinct_keys, plain_key).astype(np.int32)
+    flush_strength = np.where(has_flush, np.searchsorted(distinct_keys, flush_key), -1)
+
+    hands = all_hands()
+    powers, index = _multiset_lookup()
+    multiset = index[powers[hands >> 2].sum(axis=1)]
+    suits = hands & 3
+    is_flush = (suits == suits[:, :1]).all(axis=1)
+    strength_values = np.where(is_flush, flush_strength[multiset], plain_strength[multiset]).astype(
+        np.uint16
+    )
+    category_values = np.where(is_flush, flush_category[multiset], plain_category[multiset]).astype(
+        np.uint8
+    )
+
+    first_hand = np.full(distinct_keys.shape[0], -1, dtype=np.int64)
+    first_hand[strength_values[::-1]] = np.arange(N_HANDS - 1, -1, -1)
+    table = HandTable(
+        ranking_key=ranking_key,
+        strength=strength_values,
+        category=category_values,
+        strength_category=category_values[first_hand],
+        strength_example=first_hand.astype(np.int32),
+        multiset_strength=plain_strength,
+        multiset_flush_strength=flush_strength.astype(np.int32),
+    )
+    for array in (
+        table.strength,
+        table.category,
+        table.strength_category,
+        table.strength_example,
+        table.multiset_strength,
+        table.multiset_flush_strength,
+    ):
+        array.setflags(write=False)
+    return table
+
+
+def hand_table(rules: Rules | None = None) -> HandTable:
+    """The table of every hand for ``rules`` (built on first use, then cached).
+
+    >>> table = hand_table()
+    >>> table.n_strengths, table.strength.shape
+    (840, (201376,))
+    """
+    return _build_table((rules or DEFAULT_RULES).ranking_key)
+
+
+def strength(
+    hands: np.ndarray | list[int] | tuple[int, ...], rules: Rules | None = None
+) -> np.ndarray:
+    """Strength of each hand of an integer array of card ids of shape ``(..., 5)``.
+
+    Higher beats lower; equal strengths tie.  Returns uint16 of the leading shape.
+
+    >>> from solver.game.cards import parse_cards
+    >>> a, b = parse_cards("Ac Kc Qc Jc Tc"), parse_cards("Ad Kd Qd Jd Td")
+    >>> strength([a, b]).tolist()
+    [839, 839]
+    >>> strength([1, 2, 3])
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: hands must have shape (..., 5), got (3,)
+    """
+    return _lookup(hands, hand_table(rules).strength)
+
+
+def category(
+    hands: np.ndarray | list[int] | tuple[int, ...], rules: Rules | None = None
+) -> np.ndarray:
+    """:class:`~solver.game.rules.Category` value of each hand of shape ``(..., 5)``.
+
+    >>> from solver.game.cards import parse_cards
+    >>> Category(int(category(parse_cards("7c 7d 7h 8s 8c")))).english
+    'full house'
+    """
+    return _lookup(hands, hand_table(rules).category)

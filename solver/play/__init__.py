@@ -1,0 +1,1 @@
+"""Playing the game: named players, tournaments between them, and the interactive table."""

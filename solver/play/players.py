@@ -1,0 +1,301 @@
+"""Players: ways of choosing an arrangement, each with a stable name.
+
+A player gets its holding, the opponent's holding, the rules and a seeded
+generator, and returns an arrangement (:class:`Player`).  The players:
+
+=============  ==============================================================
+name           how it arranges
+=============  ==============================================================
+``random``     uniformly at random
+``greedy``     strongest packet first, weakest at position 1 (:mod:`solver.models.heuristics`)
+``br-random``  best response (margin) to an opponent arranging at random
+``br-greedy``  best response (margin) to the opponent's greedy arrangement
+``eq-margin``  a sample of its equilibrium strategy, margin payoff
+``eq-win``     a sample of its equilibrium strategy, win payoff
+=============  ==============================================================
+
+Best responses and equilibria are exact (over the frontiers,
+:mod:`solver.response.frontier_response`, :mod:`solver.equilibria.equilibrium`).  Equilibria are
+cached per deal, so both seats of a deal solve it once.
+
+>>> from solver.game.deal import deal
+>>> d = deal(seed=1)
+>>> p = player("greedy")
+>>> p.arrange(d.holdings[0], d.holdings[1], Rules(), np.random.default_rng(0)).n_packets
+5
+>>> player("clever")
+Traceback (most recent call last):
+    ...
+solver.errors.QuintetError: unknown player 'clever' (players: random, greedy, br-random, br-greedy, eq-margin, eq-win)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+
+from solver.equilibria.equilibrium import EquilibriumResult, Payoff, solve
+from solver.errors import QuintetError
+from solver.game.arrangement import Arrangement
+from solver.game.cards import Lang
+from solver.game.payloads import cards_payload, rules_payload
+from solver.game.rules import DEFAULT_RULES, Rules
+from solver.models.heuristics import (
+    greedy_arrangement,
+    random_arrangement,
+)
+from solver.models.mixture import Mixture
+from solver.models.opponents import Objective, Opponent, expected_value, position_stats
+from solver.response.frontier_response import frontier_best_response
+from solver.response.results import BestResponse, SolveStatus
+
+__all__ = [
+    "PLAYER_NAMES",
+    "Player",
+    "describe_player",
+    "equilibrium_mixture",
+    "equilibrium_response",
+    "equilibrium_strategies",
+    "player",
+    "players",
+]
+
+
+class Player(Protocol):
+    """Anything that arranges a holding."""
+
+    name: str
+
+    def arrange(
+        self,
+        holding: Sequence[int],
+        opponent_holding: Sequence[int],
+        rules: Rules,
+        rng: np.random.Generator,
+    ) -> Arrangement:
+        """The arrangement to play."""
+        ...
+
+
+@dataclass(frozen=True)
+class _FunctionPlayer:
+    name: str
+    description: str
+    choose: Callable[[tuple[int, ...], tuple[int, ...], Rules, np.random.Generator], Arrangement]
+
+    def arrange(
+        self,
+        holding: Sequence[int],
+        opponent_holding: Sequence[int],
+        rules: Rules,
+        rng: np.random.Generator,
+    ) -> Arrangement:
+        """The arrangement to play."""
+        return self.choose(tuple(sorted(holding)), tuple(sorted(opponent_holding)), rules, rng)
+
+
+def _random(
+    mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+) -> Arrangement:
+    return random_arrangement(mine, rng, rules)
+
+
+def _greedy(
+    mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+) -> Arrangement:
+    return greedy_arrangement(mine, rules)
+
+
+def _br_random(
+    mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+) -> Arrangement:
+    opponent = Opponent.random(theirs, rules)
+    return frontier_best_response(mine, opponent, Objective.MARGIN).arrangement
+
+
+def _br_greedy(
+    mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+) -> Arrangement:
+    opponent = Opponent.known(greedy_arrangement(theirs, rules), rules)
+    return frontier_best_response(mine, opponent, Objective.MARGIN).arrangement
+
+
+@lru_cache(maxsize=32)
+def equilibrium_strategies(
+    mine: tuple[int, ...],
+    theirs: tuple[int, ...],
+    rules: Rules,
+    payoff: Payoff,
+    time_limit: float | None = None,
+) -> tuple[Mixture, Mixture, float]:
+    """Both players' equilibrium strategies of a deal and the certified gap (cached).
+
+    With a time limit the strategies are the best found, and the gap says
+    how far from an equilibrium they may be.
+
+    >>> h = tuple(range(25))
+    >>> a, b, gap = equilibrium_strategies(h, h, Rules(), Payoff.MARGIN)
+    >>> a == b, gap < 1e-9
+    (True, True)
+    """
+    result = solve(mine, theirs, rules, payoff, time_limit=time_limit)
+    return result.row, result.column, result.gap
+
+
+def _equilibrium_player(
+    payoff: Payoff, time_limit: float | None
+) -> Callable[[tuple[int, ...], tuple[int, ...], Rules, np.random.Generator], Arrangement]:
+    def choose(
+        mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+    ) -> Arrangement:
+        # Solve the deal once for both seats: the cache is keyed by seat order.
+        if mine <= theirs:
+            own, _, _ = equilibrium_strategies(mine, theirs, rules, payoff, time_limit)
+        else:
+            _, own, _ = equilibrium_strategies(theirs, mine, rules, payoff, time_limit)
+        return own.sample(rng)
+
+    return choose
+
+
+_DESCRIPTIONS = {
+    "random": ("arranges uniformly at random", "раскладывает случайно"),
+    "greedy": (
+        "strongest packet first, weakest at position 1",
+        "сначала сильнейший пакет, слабейший на позиции 1",
+    ),
+    "br-random": (
+        "best response (margin) to a random opponent",
+        "лучший ответ (перевес) случайному противнику",
+    ),
+    "br-greedy": (
+        "best response (margin) to the opponent's greedy arrangement",
+        "лучший ответ (перевес) жадной раскладке противника",
+    ),
+    "eq-margin": (
+        "samples its equilibrium strategy (margin payoff)",
+        "играет равновесную стратегию (выплата: перевес)",
+    ),
+    "eq-win": (
+        "samples its equilibrium strategy (win payoff)",
+        "играет равновесную стратегию (выплата: победа)",
+    ),
+}
+PLAYER_NAMES = tuple(_DESCRIPTIONS)
+
+
+def player(name: str, *, equilibrium_time_limit: float | None = None) -> _FunctionPlayer:
+    """The player called ``name`` (see the module docstring).
+
+    ``equilibrium_time_limit`` bounds the equilibrium players' solves (seconds
+    per deal); by default they are exact.
+    """
+    key = name.strip()
+    choices: dict[str, Callable[..., Arrangement]] = {
+        "random": _random,
+        "greedy": _greedy,
+        "br-random": _br_random,
+        "br-greedy": _br_greedy,
+        "eq-margin": _equilibrium_player(Payoff.MARGIN, equilibrium_time_limit),
+        "eq-win": _equilibrium_player(Payoff.WIN, equilibrium_time_limit),
+    }
+    if key not in choices:
+        raise QuintetError(f"unknown player {name!r} (players: {', '.join(PLAYER_NAMES)})")
+    return _FunctionPlayer(key, _DESCRIPTIONS[key][0], choices[key])
+
+
+def describe_player(name: str, lang: Lang | str = Lang.EN) -> str:
+    """What a player does, in English or Russian.
+
+    >>> describe_player("random", "ru")
+    'раскладывает случайно'
+    """
+    english, russian = _DESCRIPTIONS[player(name).name]
+    return russian if Lang(lang) is Lang.RU else english
+
+
+def players(names: str | Sequence[str]) -> list[_FunctionPlayer]:
+    """Players from a comma-separated list (or a sequence) of names, no repeats.
+
+    >>> [p.name for p in players("greedy, random")]
+    ['greedy', 'random']
+    >>> players("greedy,greedy")
+    Traceback (most recent call last):
+        ...
+    solver.errors.QuintetError: player 'greedy' is listed twice
+    """
+    items = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]
+    items = [n for n in items if n]
+    if not items:
+        raise QuintetError("no players given")
+    chosen: list[_FunctionPlayer] = []
+    for name in items:
+        if name in [p.name for p in chosen]:
+            raise QuintetError(f"player {name!r} is listed twice")
+        chosen.append(player(name))
+    return chosen
+
+
+def equilibrium_response(
+    first: Iterable[int],
+    second: Iterable[int],
+    rules: Rules | None = None,
+    payoff: Payoff | str = Payoff.MARGIN,
+    *,
+    rng: np.random.Generator,
+    tolerance: float = 1e-9,
+    time_limit: float | None = None,
+) -> BestResponse:
+    """Play the equilibrium: one arrangement sampled from player 1's equilibrium strategy.
+
+    Against the opponent's equilibrium strategy every arrangement of the
+    support earns the game value, and no opponent can hold player 1 below
+    the certified lower bound on average.  The result's value is the
+    sampled arrangement's exact value against the opponent's equilibrium
+    strategy (margin, or game for the win payoff); its bound is the
+    certified upper bound on the game value.
+    """
+    rules = rules or DEFAULT_RULES
+    result = solve(first, second, rules, payoff, tolerance=tolerance, time_limit=time_limit)
+    arrangement = result.row.sample(rng)
+    objective = Objective.MARGIN if result.payoff is Payoff.MARGIN else Objective.GAME
+    opponent = result.column.opponent(rules)
+    profile = arrangement.strengths(rules)
+    return BestResponse(
+        arrangement=arrangement,
+        strengths=tuple(int(s) for s in profile),
+        objective=objective,
+        value=float(expected_value(profile, opponent, objective)),
+        bound=result.upper,
+        status=SolveStatus.OPTIMAL if result.converged else SolveStatus.FEASIBLE,
+        seconds=result.seconds,
+        engine="equilibrium",
+        positions=position_stats(profile, opponent),
+        note=(
+            f"sampled from an equilibrium of {len(result.row.arrangements)} arrangements; "
+            f"game value {result.value:.6g}, certified gap {result.gap:.2g}"
+        ),
+    )
+
+
+def equilibrium_mixture(result: EquilibriumResult, opponent_holding: Iterable[int]) -> Mixture:
+    """Player 1's equilibrium strategy with its certificate as file metadata."""
+
+    metadata = {
+        "kind": "equilibrium",
+        "payoff": result.payoff.value,
+        "game_value": result.value,
+        "lower": result.lower,
+        "upper": result.upper,
+        "exploitability": result.gap,
+        "exploitability_percent": result.exploitability_percent,
+        "converged": result.converged,
+        "iterations": result.iterations,
+        "opponent_holding": cards_payload(sorted(opponent_holding, reverse=True)),
+        "rules": rules_payload(result.rules),
+    }
+    return Mixture(result.row.arrangements, result.row.probabilities, metadata)

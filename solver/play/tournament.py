@@ -1,0 +1,393 @@
+"""Tournaments: every pair of players on the same seeded deals, in both seats.
+
+Deal ``i`` of a tournament with seed ``S`` is dealt from the seed
+``SeedSequence([S, i])``; each player's generator for a deal and seat comes
+from ``SeedSequence([S, i, seat, player id])``.  A deal is one unit of work
+(:func:`play_deal`): every player arranges both seats, every arrangement's
+exploitability is measured, and every pair plays two games (each player in
+each seat).  Units are independent, so the results are the same whatever
+runs them: one process, a local process pool (``jobs``), or a Dask cluster
+(``backend="dask"``, the ``distributed`` extra).
+
+Exploitability of an arrangement: the margin that an opponent who knew it
+would score against it with a best response (exact, over the opponent's
+frontier).  In mirror mode the game value is 0, so this is exactly what
+playing it gives away against a perfect opponent.
+
+>>> result = run(TournamentConfig(("greedy", "random"), deals=2, seed=1))
+>>> [(s.first, s.second, s.games) for s in result.pairs()]
+[('greedy', 'random', 4)]
+>>> TournamentConfig(("greedy",), deals=2, seed=1)
+Traceback (most recent call last):
+    ...
+solver.errors.QuintetError: a tournament needs at least two players
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from solver.equilibria.equilibrium import Payoff
+from solver.errors import QuintetError
+from solver.game.arrangement import points_against
+from solver.game.deal import deal
+from solver.game.rules import DEFAULT_RULES, Rules
+from solver.models.opponents import Objective, Opponent
+from solver.play.players import PLAYER_NAMES, equilibrium_strategies, player, players
+from solver.response.frontier import cached_frontier
+from solver.response.frontier_response import frontier_best_response
+
+__all__ = [
+    "EXACT_GAP",
+    "DealRecord",
+    "PairStats",
+    "PlayerStats",
+    "TournamentConfig",
+    "TournamentResult",
+    "deal_seed",
+    "play_deal",
+    "run",
+]
+
+# An equilibrium strategy counts as exact when its certified gap is at most
+# this (payoff units), as in the equilibrium benchmark.
+EXACT_GAP = 1e-6
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What a tournament plays: player names, number of deals, seed and rules."""
+
+    players: tuple[str, ...]
+    deals: int
+    seed: int
+    rules: Rules = DEFAULT_RULES
+    equilibrium_time_limit: float | None = None
+
+    def __post_init__(self) -> None:
+        names = tuple(p.name for p in players(self.players))
+        object.__setattr__(self, "players", names)
+        if len(names) < 2:
+            raise QuintetError("a tournament needs at least two players")
+        if self.deals < 1:
+            raise QuintetError(f"the number of deals must be at least 1, got {self.deals}")
+        if self.seed < 0:
+            raise QuintetError(f"the seed must be non-negative, got {self.seed}")
+
+
+@dataclass(frozen=True)
+class Play:
+    """One player's arrangement in one seat of one deal."""
+
+    player: str
+    seat: int
+    strengths: tuple[int, ...]
+    seconds: float
+    exploitability: float
+    strategy_gap: float | None = None  # equilibrium players: their strategy's certified gap
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: ``first`` in seat ``first_seat`` against ``second`` in the other."""
+
+    first: str
+    second: str
+    first_seat: int
+    points: tuple[int, int]
+
+    @property
+    def margin(self) -> int:
+        """First player's points minus the second's."""
+        return self.points[0] - self.points[1]
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """Everything that happened on one deal."""
+
+    index: int
+    seed: int
+    frontier_seconds: float
+    plays: tuple[Play, ...]
+    games: tuple[Game, ...]
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a tournament seeded ``seed``.
+
+    >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
+    True
+    """
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
+
+
+def play_deal(config: TournamentConfig, index: int) -> DealRecord:
+    """Play deal ``index``: arrangements, exploitability and all games."""
+    rules = config.rules
+    seed = deal_seed(config.seed, index)
+    holdings = deal(seed, rules).holdings
+    started = time.perf_counter()
+    for holding in holdings:
+        cached_frontier(tuple(sorted(holding)), rules)  # shared by the solver players
+    frontier_seconds = time.perf_counter() - started
+
+    plays: dict[tuple[str, int], Play] = {}
+    for name in config.players:
+        strategy = player(name, equilibrium_time_limit=config.equilibrium_time_limit)
+        for seat in (0, 1):
+            rng = np.random.default_rng([config.seed, index, seat, PLAYER_NAMES.index(name)])
+            clock = time.perf_counter()
+            arrangement = strategy.arrange(holdings[seat], holdings[1 - seat], rules, rng)
+            seconds = time.perf_counter() - clock
+            arrangement.check(holdings[seat], rules)
+            punisher = frontier_best_response(
+                holdings[1 - seat],
+                Opponent.known(arrangement, rules, holding=holdings[seat]),
+                Objective.MARGIN,
+            )
+            plays[name, seat] = Play(
+                player=name,
+                seat=seat,
+                strengths=tuple(int(s) for s in arrangement.strengths(rules)),
+                seconds=seconds,
+                exploitability=punisher.value,
+                strategy_gap=_strategy_gap(name, holdings, seat, config),
+            )
+    games = []
+    for first, second in combinations(config.players, 2):
+        for first_seat in (0, 1):
+            mine = np.array(plays[first, first_seat].strengths)
+            theirs = np.array(plays[second, 1 - first_seat].strengths)
+            points = points_against(mine, theirs, rules)
+            games.append(Game(first, second, first_seat, (int(points[0]), int(points[1]))))
+    return DealRecord(index, seed, frontier_seconds, tuple(plays.values()), tuple(games))
+
+
+def _strategy_gap(
+    name: str,
+    holdings: tuple[tuple[int, ...], tuple[int, ...]],
+    seat: int,
+    config: TournamentConfig,
+) -> float | None:
+    """The certified gap of an equilibrium player's strategy (from its cache)."""
+    payoff = {"eq-margin": Payoff.MARGIN, "eq-win": Payoff.WIN}.get(name)
+    if payoff is None:
+        return None
+    first, second = sorted((tuple(sorted(holdings[seat])), tuple(sorted(holdings[1 - seat]))))
+    _, _, gap = equilibrium_strategies(
+        first, second, config.rules, payoff, config.equilibrium_time_limit
+    )
+    return gap
+
+
+def _play_chunk(config: TournamentConfig, indices: list[int]) -> list[DealRecord]:
+    # Worker processes share the cores: one BLAS thread each, or the threads
+    # of the warm simplex's matrix-vector products fight over them.
+    with threadpool_limits(limits=1):
+        return [play_deal(config, i) for i in indices]
+
+
+@dataclass(frozen=True)
+class PairStats:
+    """How ``first`` fared against ``second`` over all their games."""
+
+    first: str
+    second: str
+    games: int
+    win: float
+    draw: float
+    loss: float
+    mean_margin: float
+    margin_ci: tuple[float, float]
+    mean_points: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's cost and exploitability over all deals and seats."""
+
+    name: str
+    seconds_per_deal: float
+    mean_exploitability: float
+    max_exploitability: float
+    max_strategy_gap: float | None
+    median_strategy_gap: float | None = None
+    exact_share: float | None = None  # share of its plays from strategies with gap <= EXACT_GAP
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """All deal records, in deal order, and what they add up to."""
+
+    config: TournamentConfig
+    records: tuple[DealRecord, ...]
+    seconds: float
+
+    def games(self) -> Iterator[tuple[DealRecord, Game]]:
+        """Every game with its deal."""
+        for record in self.records:
+            for game in record.games:
+                yield record, game
+
+    def pairs(self) -> list[PairStats]:
+        """Per pair of players: results, mean margin with a 95% interval, mean points."""
+        out = []
+        for first, second in combinations(self.config.players, 2):
+            games = [g for _, g in self.games() if (g.first, g.second) == (first, second)]
+            margins = np.array([g.margin for g in games], dtype=np.float64)
+            points = np.array([g.points for g in games], dtype=np.float64)
+            n = margins.shape[0]
+            half = 1.96 * margins.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+            mean = float(margins.mean())
+            out.append(
+                PairStats(
+                    first=first,
+                    second=second,
+                    games=n,
+                    win=float((margins > 0).mean()),
+                    draw=float((margins == 0).mean()),
+                    loss=float((margins < 0).mean()),
+                    mean_margin=mean,
+                    margin_ci=(mean - half, mean + half),
+                    mean_points=(float(points[:, 0].mean()), float(points[:, 1].mean())),
+                )
+            )
+        return out
+
+    def players(self) -> list[PlayerStats]:
+        """Per player: seconds per deal (both seats) and exploitability of its arrangements."""
+        out = []
+        for name in self.config.players:
+            plays = [p for r in self.records for p in r.plays if p.player == name]
+            exploit = np.array([p.exploitability for p in plays])
+            gaps = [p.strategy_gap for p in plays if p.strategy_gap is not None]
+            out.append(
+                PlayerStats(
+                    name=name,
+                    seconds_per_deal=sum(p.seconds for p in plays) / len(self.records),
+                    mean_exploitability=float(exploit.mean()),
+                    max_exploitability=float(exploit.max()),
+                    max_strategy_gap=max(gaps) if gaps else None,
+                    median_strategy_gap=float(np.median(gaps)) if gaps else None,
+                    exact_share=float(np.mean(np.array(gaps) <= EXACT_GAP)) if gaps else None,
+                )
+            )
+        return out
+
+
+def _chunks(n: int, parts: int) -> list[list[int]]:
+    size = max(1, min(8, n // max(1, 4 * parts)))
+    return [list(range(start, min(n, start + size))) for start in range(0, n, size)]
+
+
+def _run_local(
+    config: TournamentConfig, jobs: int, on_deal: Callable[[int], None]
+) -> list[DealRecord]:
+    if jobs <= 1:
+        records = []
+        for i in range(config.deals):
+            records.append(play_deal(config, i))
+            on_deal(1)
+        return records
+    records = []
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_play_chunk, config, chunk) for chunk in _chunks(config.deals, jobs)]
+        for future in futures:
+            part = future.result()
+            records.extend(part)
+            on_deal(len(part))
+    return records
+
+
+def _run_dask(
+    config: TournamentConfig, jobs: int, scheduler: str | None, on_deal: Callable[[int], None]
+) -> list[DealRecord]:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise QuintetError(
+            'the dask backend needs the distributed extra: pip install "quintet-solver[distributed]"'
+        ) from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler)
+        except (OSError, ValueError, TimeoutError) as error:
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise QuintetError(f"cannot use the Dask scheduler {scheduler!r}: {reason}") from None
+    try:
+        futures = [
+            client.submit(_play_chunk, config, chunk, pure=False)
+            for chunk in _chunks(config.deals, jobs)
+        ]
+        records = []
+        for future in as_completed(futures):
+            part = future.result()
+            records.extend(part)
+            on_deal(len(part))
+        return records
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run(
+    config: TournamentConfig,
+    *,
+    jobs: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    on_deal: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """Play a tournament.
+
+    Parameters
+    ----------
+    config
+        Players, deals, seed and rules.
+    jobs
+        Worker processes (local pool, or local Dask cluster).
+    backend
+        ``"local"`` or ``"dask"``.
+    scheduler
+        For ``"dask"``: the address of a running scheduler; by default a
+        local cluster of ``jobs`` workers is started and stopped.
+    on_deal
+        Called with the number of deals finished, as they finish (progress).
+
+    Returns
+    -------
+    TournamentResult
+        Identical for any ``jobs`` and backend (unless the equilibrium solves
+        have a time limit: then timing decides where they stop).
+    """
+    if jobs < 1:
+        raise QuintetError(f"--jobs must be at least 1, got {jobs}")
+    if scheduler is not None and backend != "dask":
+        raise QuintetError("--scheduler needs --backend dask")
+    jobs = min(jobs, os.cpu_count() or jobs, config.deals) if backend == "local" else jobs
+    callback = on_deal or (lambda _: None)
+    started = time.perf_counter()
+    if backend == "local":
+        records = _run_local(config, jobs, callback)
+    elif backend == "dask":
+        records = _run_dask(config, jobs, scheduler, callback)
+    else:
+        raise QuintetError(f"unknown backend {backend!r} (backends: local, dask)")
+    records.sort(key=lambda r: r.index)
+    return TournamentResult(config, tuple(records), time.perf_counter() - started)

@@ -1,0 +1,236 @@
+"""The strategy frontier of a holding: every arrangement that can ever be best.
+
+Against any opponent model, for points, margin, win or game, the value of
+an arrangement depends only on its packets' strengths in position order,
+and never decreases when a packet gets stronger.  So only the sorted
+strength profiles that no other achievable profile dominates (component by
+component) matter: the **frontier**.  With its orderings it is every
+strategy worth considering, and it depends on the holding alone.
+
+Computation.  A non-flush packet's strength depends only on its ranks, so
+partitions are first built at the level of rank counts:
+
+    F(c) = Pareto( { sorted(p + [strength(m)]) : m a rank multiset <= c
+                     holding the lowest rank of c, p in F(c - m) } )
+
+(choosing the packet of the lowest rank counts each partition once; a
+dominated sub-profile stays dominated after any insertion, so pruning at
+every level is exact).  All states of one level are computed together:
+the states reachable from the roots are discovered top-down, then each
+level's candidates are built by numpy gathers and filtered by
+:func:`solver.response.pareto.pareto_keep`.  Flushes are explicit: at most one per
+suit, every combination of them is a root ``c - ranks(flushes)`` whose
+profiles get the flush strengths inserted.  Back-pointers (the multiset
+chosen at each level, and the row it extends) rebuild concrete packets.
+
+>>> from solver.game.deal import deal
+>>> front = frontier(deal(seed=2).holdings[0])
+>>> front.profiles.shape[1], bool((np.diff(front.profiles, axis=1) >= 0).all())
+(5, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from itertools import combinations, permutations
+
+import numpy as np
+
+from solver.game.arrangement import Arrangement
+from solver.game.cards import HAND_SIZE, N_RANKS, N_SUITS
+from solver.game.evaluator import strength
+from solver.game.rules import DEFAULT_RULES, Rules
+from solver.models.packets import PacketOptions, check_holding, packet_options, rank_counts, realize
+from solver.response.pareto import pareto_keep, ragged_arange, unique_rows
+from solver.response.rank_frontier import POW5, RankFrontiers, rank_frontiers
+
+__all__ = ["Frontier", "cached_frontier", "frontier"]
+
+
+@dataclass(frozen=True)
+class _FlushPlans:
+    """Every set of flushes (at most one per suit), as arrays over plans.
+
+    ``cards[p]`` holds plan ``p``'s flushes (rows of -1 pad the suits without
+    one), ``strengths[p]`` their strengths (-1 pads), ``residual[p]`` the key
+    of the rank counts left for the other packets.
+    """
+
+    cards: np.ndarray  # (P, 4, 5)
+    strengths: np.ndarray  # (P, 4)
+    n_flushes: np.ndarray  # (P,)
+    residual: np.ndarray  # (P,)
+
+
+def _flush_plans(cards: tuple[int, ...], rules: Rules) -> _FlushPlans:
+    """Every combination of at most one flush per suit, and none."""
+    counts = rank_counts(cards)
+    choices, values, usages = [], [], []
+    for suit in range(N_SUITS):
+        suited = [c for c in cards if c & 3 == suit]
+        flushes = np.array(list(combinations(suited, HAND_SIZE)), dtype=np.int64).reshape(-1, 5)
+        choices.append(np.vstack([np.full((1, HAND_SIZE), -1), flushes]))
+        suit_strength = strength(flushes, rules).astype(np.int64)
+        values.append(np.concatenate([[-1], suit_strength]))
+        usages.append(np.vstack([np.zeros((1, N_RANKS), np.int64), _usage(flushes)]))
+    sizes = [choice.shape[0] for choice in choices]
+    pick = np.indices(sizes).reshape(N_SUITS, -1).T  # (P, 4): option per suit
+    chosen_cards = np.stack([choices[s][pick[:, s]] for s in range(N_SUITS)], axis=1)
+    chosen_values = np.stack([values[s][pick[:, s]] for s in range(N_SUITS)], axis=1)
+    used = sum(usages[s][pick[:, s]] for s in range(N_SUITS))
+    n_flushes = (chosen_values >= 0).sum(axis=1)
+    residual = (counts[None, :] - used) @ POW5
+    # Plans with the same residual ranks and flush strengths are interchangeable.
+    sorted_values = np.sort(chosen_values, axis=1)
+    ok = n_flushes <= rules.n_packets
+    key_rows = np.column_stack([sorted_values + 1, residual % 1024, residual // 1024])
+    first = unique_rows(np.zeros(int(ok.sum()), dtype=np.int64), key_rows[ok])
+    index = np.flatnonzero(ok)[first]
+    return _FlushPlans(
+        cards=chosen_cards[index],
+        strengths=chosen_values[index],
+        n_flushes=n_flushes[index],
+        residual=residual[index],
+    )
+
+
+def _usage(hands: np.ndarray) -> np.ndarray:
+    """Rank counts of each row of an ``(n, 5)`` card array."""
+    return (((hands >> 2)[:, :, None]) == np.arange(N_RANKS)).sum(axis=1)
+
+
+def _root_candidates(
+    plans: _FlushPlans, store: RankFrontiers, n_packets: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each plan's residual frontier rows with its flush strengths inserted.
+
+    Returns the sorted profiles and their origin ``(plan, row within the
+    residual state)``.
+    """
+    rows_out, origin_out = [], []
+    for n_flushes in np.unique(plans.n_flushes):
+        width = n_packets - int(n_flushes)
+        plan = np.flatnonzero(plans.n_flushes == n_flushes)
+        start, sizes = store.span(width, plans.residual[plan])
+        local = ragged_arange(sizes)
+        row = np.repeat(start, sizes) + local
+        owner = np.repeat(plan, sizes)
+        flush_values = np.sort(plans.strengths[owner], axis=1)[:, N_SUITS - int(n_flushes) :]
+        rest = store.level(width).rows[row]
+        rows_out.append(np.sort(np.column_stack([rest, flush_values]), axis=1))
+        origin_out.append(np.column_stack([owner, local]))
+    return np.concatenate(rows_out).astype(np.int32), np.concatenate(origin_out)
+
+
+@dataclass(frozen=True, eq=False)
+class Frontier:
+    """The frontier of a holding.
+
+    Attributes
+    ----------
+    holding, rules
+        What it was computed for.
+    profiles
+        ``(n, n_packets)`` int32 non-dominated sorted strength profiles.
+    seconds
+        Time taken to compute it.
+    """
+
+    holding: tuple[int, ...]
+    rules: Rules
+    profiles: np.ndarray
+    seconds: float
+    _plans: _FlushPlans
+    _store: RankFrontiers
+    _origin: np.ndarray  # (n, 2): flush plan, row within its residual state
+
+    @cached_property
+    def _options(self) -> PacketOptions:
+        # Built once: an equilibrium's support asks for hundreds of packets.
+        return packet_options(self.holding, self.rules)
+
+    def packets(self, index: int) -> np.ndarray:
+        """Concrete packets of profile ``index``, weakest first: ``(n_packets, 5)`` cards."""
+        plan_index, row = (int(v) for v in self._origin[index])
+        plan_cards = [f for f in self._plans.cards[plan_index] if f[0] >= 0]
+        width = self.rules.n_packets - len(plan_cards)
+        multisets = self._store.trace(width, int(self._plans.residual[plan_index]), row)
+        options = self._options
+        plain = options.flush_suit < 0
+        chosen = [int(np.flatnonzero(plain & (options.multiset == m))[0]) for m in multisets]
+        for flush in plan_cards:
+            match = (np.sort(options.flush_cards, axis=1) == np.sort(flush)).all(axis=1)
+            chosen.append(int(np.flatnonzero(match)[0]))
+        packets = realize(options, chosen)
+        values = strength(packets, self.rules)
+        order = np.argsort(values, kind="stable")
+        if not np.array_equal(values[order], self.profiles[index]):
+            raise AssertionError("frontier packets do not rebuild their profile")
+        return packets[order]
+
+    def strategies(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every ordering of every profile: ``(strengths, profile index, order)``.
+
+        ``strengths[i, p]`` is the strength at position ``p`` of strategy ``i``;
+        position ``p`` holds the ``order[i, p]``-th weakest packet of profile
+        ``profile_index[i]``.  Repeated strengths give each ordering once.
+        """
+        n = self.rules.n_packets
+        orders = np.array(list(permutations(range(n))), dtype=np.int64)
+        every = self.profiles[:, orders]  # (profiles, orders, n)
+        profile = np.repeat(np.arange(self.profiles.shape[0]), orders.shape[0])
+        flat = every.reshape(-1, n)
+        first = unique_rows(profile, flat)
+        return (
+            flat[first].astype(np.int32),
+            profile[first],
+            np.tile(orders, (self.profiles.shape[0], 1))[first],
+        )
+
+    def arrangement(self, index: int, order: Iterable[int]) -> Arrangement:
+        """The arrangement placing profile ``index``'s packets in ``order``."""
+        packets = self.packets(index)
+        return Arrangement(tuple(tuple(int(c) for c in packets[k]) for k in order))
+
+
+def frontier(holding: Iterable[int], rules: Rules | None = None) -> Frontier:
+    """The frontier of ``holding`` (see the module docstring).
+
+    >>> frontier(range(24))
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: holding: expected 25 cards, got 24
+    """
+    started = time.perf_counter()
+    rules = rules or DEFAULT_RULES
+    cards = check_holding(holding, rules)
+    plans = _flush_plans(cards, rules)
+    roots: dict[int, set[int]] = {}
+    for n_flushes, residual in zip(plans.n_flushes.tolist(), plans.residual.tolist(), strict=True):
+        roots.setdefault(rules.n_packets - n_flushes, set()).add(residual)
+    store = rank_frontiers(rules)
+    store.ensure(roots)
+    # Roots: each flush plan's residual frontier with the flush strengths inserted.
+    stacked, origin = _root_candidates(plans, store, rules.n_packets)
+    group = np.zeros(stacked.shape[0], dtype=np.int64)
+    keep = pareto_keep(group, stacked)
+    profiles = stacked[keep].astype(np.int32)
+    order = np.lexsort(profiles.T[::-1])
+    return Frontier(
+        holding=cards,
+        rules=rules,
+        profiles=profiles[order],
+        seconds=time.perf_counter() - started,
+        _plans=plans,
+        _store=store,
+        _origin=origin[keep][order],
+    )
+
+
+@lru_cache(maxsize=64)
+def cached_frontier(holding: tuple[int, ...], rules: Rules) -> Frontier:
+    """The frontier of a holding, kept for reuse (equilibria ask many times)."""
+    return frontier(holding, rules)

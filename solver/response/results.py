@@ -1,0 +1,86 @@
+"""Results of the solvers: what was found, and what was proved about it.
+
+>>> SolveStatus("optimal").value
+'optimal'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from solver.game.arrangement import Arrangement
+from solver.models.opponents import Objective, PositionStats
+
+__all__ = ["BestResponse", "Estimate", "SolveStatus"]
+
+
+class SolveStatus(str, Enum):
+    """What the solver proved about a result."""
+
+    OPTIMAL = "optimal"  # no arrangement is better (up to the reported gap)
+    FEASIBLE = "feasible"  # the best found within the time limit; see the gap
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A Monte Carlo estimate on fresh samples: mean and its standard error."""
+
+    mean: float
+    stderr: float
+    n_samples: int
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """An optimized arrangement and what is known about it.
+
+    Attributes
+    ----------
+    arrangement
+        The packets, position 1 first.
+    strengths
+        Packet strengths in position order.
+    objective
+        What was maximized.
+    value
+        Exact value of ``arrangement`` against the model optimized against
+        (for win against a random opponent: the sampled arrangements).
+    bound
+        Upper bound on the value of any arrangement against that model.
+    status
+        Optimal or feasible.
+    seconds
+        Wall time (model building and solving).
+    engine
+        ``"cpsat"`` or ``"frontier"``.
+    positions
+        Win, tie and loss chances and expected points at each position,
+        against the opponent model itself.
+    estimate
+        For win or game against a random opponent, the value on fresh samples.
+    note
+        What the proof covers, when it needs saying.
+    """
+
+    arrangement: Arrangement
+    strengths: tuple[int, ...]
+    objective: Objective
+    value: float
+    bound: float
+    status: SolveStatus
+    seconds: float
+    engine: str
+    positions: tuple[PositionStats, ...]
+    estimate: Estimate | None = None
+    note: str = ""
+
+    @property
+    def gap(self) -> float:
+        """``bound - value``, never negative."""
+        return max(0.0, self.bound - self.value)
+
+    @property
+    def proven_optimal(self) -> bool:
+        """Whether the solver proved that no arrangement does better."""
+        return self.status is SolveStatus.OPTIMAL
