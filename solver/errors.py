@@ -24,7 +24,26 @@ __all__ = [
 
 
 class QuintetError(ValueError):
-    """Base class of every input error raised by :mod:`solver`."""
+    """Base class of every input error raised by :mod:`solver`.
+
+    ``argument`` names the function argument at fault when there is one
+    (``"time_limit"``, ``"fixed"``...), and the message then starts with it,
+    so that a front end can speak of its own option instead.
+
+    >>> error = QuintetError("time_limit must be positive, got -1", argument="time_limit")
+    >>> error.argument, str(error)
+    ('time_limit', 'time_limit must be positive, got -1')
+    >>> QuintetError("time_limit: bad", argument="tolerance")
+    Traceback (most recent call last):
+        ...
+    ValueError: the message must start with the argument 'tolerance'
+    """
+
+    def __init__(self, message: str, *, argument: str | None = None) -> None:
+        if argument is not None and not message.startswith(argument):
+            raise ValueError(f"the message must start with the argument {argument!r}")
+        super().__init__(message)
+        self.argument = argument
 
 
 class CardError(QuintetError):
@@ -44,4 +63,4 @@ class MixtureError(QuintetError):
 
 
 class SolverError(QuintetError):
-    """A solver request cannot be satisfied (for example an infeasible ``--fix``)."""
+    """A solver request cannot be satisfied (for example an impossible fixed packet)."""

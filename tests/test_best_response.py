@@ -837,8 +837,9 @@ def test_invalid_solver_options(kwargs, fragment):
 
 def test_top_zero_raises():
     inst = INSTANCES["r10-mirror"]
-    with pytest.raises(SolverError, match="--top"):
+    with pytest.raises(SolverError, match=r"^k must be at least 1") as caught:
         top_responses(inst.mine, Opponent.random(inst.theirs, inst.rules), k=0)
+    assert caught.value.argument == "k"
 
 
 def test_wrong_holding_size_raises():

@@ -375,7 +375,7 @@ def test_config_normalises_names():
 
 def test_bad_run_arguments_are_clear_errors():
     config = TournamentConfig(("greedy", "random"), deals=1, seed=0, rules=TWO)
-    with pytest.raises(QuintetError, match="--jobs must be at least 1"):
+    with pytest.raises(QuintetError, match=r"^jobs must be at least 1"):
         run(config, jobs=0)
     with pytest.raises(QuintetError, match="unknown backend 'spark'"):
         run(config, backend="spark")

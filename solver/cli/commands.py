@@ -9,27 +9,50 @@ here: it reads arguments, calls the library and picks a report.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from solver.cli.report import Output, deal_report, hand_report, score_report
+from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
 from solver.game.rules import Rules
 
-__all__ = ["COMMANDS", "Command", "rules_from_args"]
+__all__ = ["COMMANDS", "Command", "error_line", "rules_from_args"]
 
 
 @dataclass(frozen=True)
 class Command:
-    """One sub-command: name, help, its arguments and its action."""
+    """One sub-command: name, help, its arguments and its action.
+
+    ``flags`` maps the library's argument names to this command's options, so
+    that an error about ``time_limit`` reads as one about ``--time-limit``.
+    """
 
     name: str
     help: str
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], Output | None]
     rules: bool = True
+    flags: Mapping[str, str] = field(default_factory=dict)
+
+
+def error_line(error: QuintetError, flags: Mapping[str, str]) -> str:
+    """The one line a library error prints, speaking of the command's options.
+
+    >>> from solver.errors import SolverError
+    >>> error = SolverError("time_limit must be positive, got -1.0", argument="time_limit")
+    >>> error_line(error, {"time_limit": "--eq-time-limit"})
+    'quintet: error: --eq-time-limit must be positive, got -1.0'
+    >>> error_line(error, {})
+    'quintet: error: time_limit must be positive, got -1.0'
+    """
+    message = str(error)
+    flag = flags.get(error.argument or "")
+    if flag is not None:
+        message = flag + message[len(error.argument or "") :]
+    return f"quintet: error: {message}"
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:

@@ -141,6 +141,7 @@ COMMANDS: list[Command] = [
         "every pair of players on the same seeded deals, each in each seat",
         _tournament_arguments,
         _tournament,
+        flags={"jobs": "--jobs", "scheduler": "--scheduler", "time_limit": "--eq-time-limit"},
     ),
     Command(
         "play",

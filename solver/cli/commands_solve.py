@@ -316,6 +316,12 @@ COMMANDS: list[Command] = [
         "the best arrangement of your cards against an opponent model, proven optimal",
         _suggest_arguments,
         _suggest,
+        flags={
+            "fixed": "--fix",
+            "k": "--top",
+            "time_limit": "--time-limit",
+            "workers": "--workers",
+        },
     ),
     Command(
         "equilibrium",
@@ -323,5 +329,6 @@ COMMANDS: list[Command] = [
         "with its certificate",
         _equilibrium_arguments,
         _equilibrium,
+        flags={"tolerance": "--tolerance", "time_limit": "--time-limit"},
     ),
 ]

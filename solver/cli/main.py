@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     for spec in commands.COMMANDS + commands_solve.COMMANDS + commands_games.COMMANDS:
         command = _subparser(sub, spec.name, spec.help, rules=spec.rules)
         spec.add_arguments(command)
-        command.set_defaults(handler=spec.run)
+        command.set_defaults(handler=spec.run, flags=spec.flags)
     return parser
 
 
@@ -142,18 +142,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["eval", "As Ks Qs Js 5s"])  # prints the reason on stderr
     2
     """
+    from solver.cli.commands import error_line
     from solver.errors import QuintetError
 
+    flags: dict[str, str] = {}  # the command's option for each library argument
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        flags = args.flags
         handler: Callable[[argparse.Namespace], Any] = args.handler
         output = handler(args)
     except UsageError as error:
         print(f"{error}", file=sys.stderr)
         return 2
     except QuintetError as error:
-        print(f"quintet: error: {error}", file=sys.stderr)
+        print(error_line(error, flags), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("quintet: interrupted", file=sys.stderr)

@@ -349,7 +349,9 @@ class DoubleOracle:
         when ``time_limit`` seconds have passed, or after ``max_iterations``.
         """
         if tolerance < 0:
-            raise SolverError(f"--tolerance must be non-negative, got {tolerance}")
+            raise SolverError(
+                f"tolerance must be non-negative, got {tolerance}", argument="tolerance"
+            )
         if not self.row_set:
             self._start()
         deadline = None if time_limit is None else self.started + time_limit

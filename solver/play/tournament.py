@@ -377,9 +377,11 @@ def run(
         have a time limit: then timing decides where they stop).
     """
     if jobs < 1:
-        raise QuintetError(f"--jobs must be at least 1, got {jobs}")
+        raise QuintetError(f"jobs must be at least 1, got {jobs}", argument="jobs")
     if scheduler is not None and backend != "dask":
-        raise QuintetError("--scheduler needs --backend dask")
+        raise QuintetError(
+            f"scheduler needs backend='dask', got backend={backend!r}", argument="scheduler"
+        )
     jobs = min(jobs, os.cpu_count() or jobs, config.deals) if backend == "local" else jobs
     callback = on_deal or (lambda _: None)
     started = time.perf_counter()

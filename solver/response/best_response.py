@@ -28,7 +28,7 @@ probabilities to integer weights, when there is one).
 >>> best_response(d.holdings[0], Opponent.random(d.holdings[1]), fixed={6: (0, 1, 2, 3, 4)})
 Traceback (most recent call last):
     ...
-solver.errors.SolverError: --fix: position 6 is not between 1 and 5
+solver.errors.SolverError: fixed: position 6 is not between 1 and 5
 """
 
 from __future__ import annotations
@@ -72,24 +72,32 @@ DEFAULT_EVAL_SAMPLES = 20_000
 def parse_fixed(
     holding: tuple[int, ...], fixed: Mapping[int, Iterable[int]] | None, rules: Rules
 ) -> dict[int, tuple[int, ...]]:
-    """Validate ``--fix`` packets: 1-based positions, five held cards each, no overlap."""
+    """Validate fixed packets: 1-based positions, five held cards each, no overlap."""
     result: dict[int, tuple[int, ...]] = {}
     used: set[int] = set()
     held = set(holding)
     for position, cards in (fixed or {}).items():
         if not 1 <= int(position) <= rules.n_packets:
-            raise SolverError(f"--fix: position {position} is not between 1 and {rules.n_packets}")
+            raise SolverError(
+                f"fixed: position {position} is not between 1 and {rules.n_packets}",
+                argument="fixed",
+            )
         packet = tuple(int(c) for c in cards)
         if len(packet) != HAND_SIZE or len(set(packet)) != HAND_SIZE:
-            raise SolverError(f"--fix: position {position} needs five distinct cards")
+            raise SolverError(
+                f"fixed: position {position} needs five distinct cards", argument="fixed"
+            )
         outside = [c for c in packet if c not in held]
         if outside:
             raise SolverError(
-                f"--fix: {format_cards(outside)} at position {position} not in the holding"
+                f"fixed: {format_cards(outside)} at position {position} not in the holding",
+                argument="fixed",
             )
         twice = used & set(packet)
         if twice:
-            raise SolverError(f"--fix: {format_cards(sorted(twice))} fixed in two packets")
+            raise SolverError(
+                f"fixed: {format_cards(sorted(twice))} fixed in two packets", argument="fixed"
+            )
         used.update(packet)
         result[int(position) - 1] = packet
     return result
@@ -232,14 +240,14 @@ def top_responses(
     >>> top_responses(mine, opp, k=0)
     Traceback (most recent call last):
         ...
-    solver.errors.SolverError: --top must be at least 1, got 0
+    solver.errors.SolverError: k must be at least 1, got 0
     """
     if k < 1:
-        raise SolverError(f"--top must be at least 1, got {k}")
+        raise SolverError(f"k must be at least 1, got {k}", argument="k")
     if time_limit is not None and time_limit <= 0:
-        raise SolverError(f"--time-limit must be positive, got {time_limit}")
+        raise SolverError(f"time_limit must be positive, got {time_limit}", argument="time_limit")
     if workers < 1:
-        raise SolverError(f"workers must be at least 1, got {workers}")
+        raise SolverError(f"workers must be at least 1, got {workers}", argument="workers")
     started = time.perf_counter()
     objective = Objective(objective)
     used = _prepare_opponent(opponent, objective, samples, rng)

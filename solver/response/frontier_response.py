@@ -96,7 +96,7 @@ def frontier_best_response(
     >>> frontier_best_response(range(25), Opponent.random(range(25)), fixed={1: (0, 1)})
     Traceback (most recent call last):
         ...
-    solver.errors.SolverError: --fix: position 1 needs five distinct cards
+    solver.errors.SolverError: fixed: position 1 needs five distinct cards
     """
     started = time.perf_counter()
     rules = opponent.rules
