@@ -30,7 +30,7 @@ What is measured
 4. **Our per-call overhead**: ``strength(hand)`` called on one hand at a time
    (default 20,000 hands), against the batch call.
 5. **Ordering agreement** (correctness, not speed).  On a 32-card deck the
-   default ranking coincides with standard poker ranking (RULES.md: no wheel
+   default ranking coincides with standard poker ranking (docs/rules.md: no wheel
    can occur, A-7-8-9-10 is not a straight, the flush stays below the full
    house), so for every pair of hands ours must say ``a > b`` exactly when the
    other library says ``a`` is better (treys and phevaluator: lower is better;

@@ -1,4 +1,4 @@
-"""An independent, deliberately simple reference for the ranking of RULES.md.
+"""An independent, deliberately simple reference for the ranking of docs/rules.md.
 
 This module shares no code with ``solver``: it imports nothing from it and
 works one hand at a time in plain Python, so that the vectorized evaluator
@@ -9,7 +9,7 @@ Cards are ints, ``card = 4 * rank + suit``:
 * rank 0..7 = 7 8 9 10 J Q K A (7 lowest, Ace highest),
 * suit 0..3 = clubs diamonds hearts spades.
 
-The ranking (RULES.md, "Combinations, strongest first"), weakest first:
+The ranking (docs/rules.md, "Combinations, strongest first"), weakest first:
 high card, one pair, two pairs, three of a kind, straight, flush, full house,
 four of a kind, straight flush.  Options:
 

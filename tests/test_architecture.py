@@ -1,9 +1,16 @@
-"""The layout's promises: library errors speak of arguments, never of command-line options."""
+"""The layout's promises.
+
+* Library errors speak of arguments, never of command-line options.
+* A clone is self-contained: no tracked file refers to the sibling ``shared``
+  directory of the development checkout, and every
+  relative link in README.md and docs/*.md leads to a file that exists.
+"""
 
 from __future__ import annotations
 
 import ast
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -47,3 +54,92 @@ def test_library_errors_never_name_cli_options(path):
 def test_the_check_sees_a_flag():
     tree = ast.parse('raise ValueError(f"--time-limit must be positive, got {x}")')
     assert [text for _, text in _raised_strings(tree) if FLAG.search(text)]
+
+
+# ============================================== what a clone of the repository holds
+
+REPO = LIBRARY.parent
+# A markdown link or image target: [text](target) or ![alt](target).
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# Outside the repository: users who clone it do not have the sibling directory.
+# (Spelled in two parts so that this file does not match itself.)
+OUTSIDE = "../" + "shared"
+
+
+def _tracked_files() -> list[str]:
+    """Paths of the git-tracked files, relative to the repository root."""
+    try:
+        listing = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+        )
+    except (FileNotFoundError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    return [name for name in listing.stdout.decode().split("\0") if name]
+
+
+def test_no_tracked_file_refers_outside_the_repository():
+    tracked = _tracked_files()
+    assert "README.md" in tracked and "docs/rules.md" in tracked
+    offending = [
+        f"{name}:{number}: {line.strip()}"
+        for name in tracked
+        if (REPO / name).is_file()
+        for number, line in enumerate(
+            (REPO / name).read_text(encoding="utf-8", errors="replace").splitlines(), 1
+        )
+        if OUTSIDE in line
+    ]
+    assert not offending, f"tracked files refer to {OUTSIDE}:\n" + "\n".join(offending)
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor for a markdown heading: lower case, punctuation dropped, - for spaces."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    return {
+        _anchor(line.lstrip("#"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+
+
+def _broken_links(path: Path) -> list[str]:
+    """Relative link targets in ``path`` whose file (or heading) does not exist."""
+    broken = []
+    for target in LINK.findall(path.read_text(encoding="utf-8")):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto: ...
+            continue
+        file_part, _, fragment = target.partition("#")
+        linked = (path.parent / file_part).resolve() if file_part else path
+        missing_heading = bool(fragment) and linked.suffix == ".md"
+        if not linked.exists() or (missing_heading and fragment not in _anchors(linked)):
+            broken.append(target)
+    return broken
+
+
+MARKDOWN = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=lambda p: str(p.relative_to(REPO)))
+def test_relative_links_point_to_existing_files(path):
+    assert not _broken_links(path), f"{path.name}: broken links {_broken_links(path)}"
+
+
+def test_the_link_check_sees_a_broken_link(tmp_path):
+    page = tmp_path / "page.md"
+    (tmp_path / "there.md").write_text("# A heading, here\n")
+    page.write_text(
+        "[ok](there.md) [ok](there.md#a-heading-here) [web](https://example.org) "
+        "[gone](missing.md) [bad anchor](there.md#nowhere) ![img](pic.png)\n"
+    )
+    assert _broken_links(page) == ["missing.md", "there.md#nowhere", "pic.png"]
+
+
+def test_the_rules_are_in_the_repository():
+    assert "docs/rules.md" in (REPO / "README.md").read_text(encoding="utf-8")
+    assert {"sources", "rule-options", "where-the-texts-differ-or-are-silent"} <= _anchors(
+        REPO / "docs" / "rules.md"
+    )

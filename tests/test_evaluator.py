@@ -205,8 +205,8 @@ def test_flush_beats_full_house_option():
 
 
 def test_flush_rarer_than_full_house_and_four_of_a_kind_yet_ranked_below():
-    # RULES.md: "in a 32-card deck a flush is rarer than a full house and even than
-    # four of a kind, yet the texts still rank it below both".
+    # docs/rules.md, "Combinations, strongest first": on 32 cards a flush is rarer than
+    # a full house and even than four of a kind, "yet the texts rank it below both".
     table = hand_table()
     counts = np.bincount(table.category, minlength=9)
     assert counts[Category.FLUSH] < counts[Category.FOUR_OF_A_KIND] < counts[Category.FULL_HOUSE]

@@ -1,4 +1,4 @@
-"""Rules (defaults per RULES.md, validation, category order) and the seeded deal."""
+"""Rules (defaults per docs/rules.md, validation, category order) and the seeded deal."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_defaults_match_rules_md():
 
 
 def test_default_category_order_matches_table():
-    # RULES.md table, strongest first, reversed.
+    # docs/rules.md table, strongest first, reversed.
     strongest_first = [
         "straight flush",
         "four of a kind",

@@ -1,8 +1,10 @@
 """Every example hand and every comparison stated in the seed texts.
 
-* ``000`` (seeds/000_953505bc57d114c6.txt): Quintet, long description.
-* ``002`` (seeds/002_78b0e8a47e5d4fe4.txt): Quintet, short description.
-* ``003`` (seeds/003_1ace1e6c38d767a6.txt): general (52-card) poker ranking; only
+The texts are the original Russian rule texts named in docs/rules.md, "Sources":
+
+* ``000``: Quintet, the long description (headed «Квинтет»).
+* ``002``: Quintet, the short description.
+* ``003``: general (52-card) poker ranking; only
   the claims that make sense on a 32-card deck are checked, and examples with
   cards 2-6 are transposed to the nearest 32-card analog (said so each time).
 
@@ -140,7 +142,7 @@ def test_000_002_higher_four_of_a_kind_wins():
 
 
 def test_rules_four_of_a_kind_fifth_card():
-    # RULES.md (after 003's standard rule): four of a kind, "higher four wins; then the
+    # docs/rules.md (standard poker): four of a kind, "the higher four wins; then the
     # fifth card".  (Two fours of the same rank need two decks: one per player.)
     assert beats("Дп Дч Дб Дт Тп", "Дп Дч Дб Дт 7п")
     assert ties("Дп Дч Дб Дт Тп", "Дп Дч Дб Дт Тч")
@@ -175,7 +177,7 @@ def test_002_three_tens_two_sevens_beat_three_nines_two_kings():
 
 
 def test_rules_full_house_then_the_pair():
-    # RULES.md / 003 standard rule: "higher three wins; then the pair".
+    # docs/rules.md (standard poker): "the higher three wins; then the pair".
     assert beats("Кп Кч Кб Тп Тч", "Кп Кч Кб 7п 7ч")
     assert ties("Кп Кч Кб Тп Тч", "Кт Кч Кб Тб Тт")
 
@@ -250,7 +252,7 @@ def test_000_002_straights_compared_by_top_card():
 
 def test_003_highest_straight_and_straight_beats_trips():
     # 003: "The highest straight is A-K-Q-J-10" (its lowest, 5-4-3-2-A, does not exist on
-    # 32 cards; RULES.md: J-10-9-8-7 is the lowest).  "A straight beats three of a kind."
+    # 32 cards; docs/rules.md: J-10-9-8-7 is the lowest).  "A straight beats three of a kind."
     assert beats("Тп Кч Дб Вт 10п", "Кп Дч Вч 10б 9п")
     assert beats("Вт 10ч 9п 8п 7п", "Тп Тч Тб Кп Дп")
     # No wheel by default: A-7-8-9-10 is not a straight.
@@ -270,7 +272,7 @@ def test_000_002_higher_three_wins():
     # 000: "Of two three of a kinds the stronger is the one made of higher cards."
     # 002: "Of two three of a kinds, the one made of higher cards is the higher."
     assert beats("Кп Кч Кб 7т 8б", "Дп Дч Дб Тт Кт")
-    # RULES.md / 003: then the other cards, high to low.
+    # docs/rules.md (standard poker, as 003 for one pair): then the other cards, high to low.
     assert beats("Кп Кч Кб Тт 7б", "Кп Кч Кт Дт Вб")
     assert beats("Кп Кч Кб Тт 8б", "Кп Кч Кт Тб 7б")
     assert ties("Кп Кч Кб Тт 8б", "Кп Кт Кб Тч 8п")
@@ -361,7 +363,7 @@ def test_000_002_high_cards_compared_in_order():
 def test_002_closing_list_ascending_with_four_of_a_kind():
     # 002: "Order of combinations (ascending): high card, pair, two pairs, three of a
     # kind, straight, flush, full house, straight flush."  Four of a kind is left out of
-    # the list; both texts' descriptions (and RULES.md) put it between the full house and
+    # the list; both texts' descriptions (and docs/rules.md) put it between the full house and
     # the straight flush.
     ascending = [
         ("Шанс", "Тч Кп 10ч 8п 7б"),
@@ -446,7 +448,7 @@ def _suit_shifted(packet: str) -> tuple[int, ...]:
 def test_000_002_points_three_to_seven(mine, theirs, outcomes, points):
     # 000: "The first comparison brings the winner 3 points, the second 4 points, the
     # third 5, the fourth 6 and the fifth 7. The player who scored more points in five
-    # comparisons wins."  002: the same.  Equal packets score nothing (RULES.md).
+    # comparisons wins."  002: the same.  Equal packets score nothing (docs/rules.md).
     first = Arrangement(tuple(parse_cards(PACKETS[i]) for i in mine))
     second = Arrangement(tuple(_suit_shifted(PACKETS[i]) for i in theirs))
     result = score(first, second)

@@ -1,4 +1,4 @@
-"""A seeded deal, following RULES.md "The deal".
+"""A seeded deal, following docs/rules.md, "The deal".
 
 1. A lot decides the dealer (player 0 or 1).
 2. The dealer shuffles its 32-card deck, the opponent cuts it (the top part

@@ -40,7 +40,7 @@ __all__ = ["DEFAULT_RULES", "Category", "DiscardMode", "Rules"]
 
 
 class DiscardMode(str, Enum):
-    """How the second player removes its seven cards (RULES.md, "The deal")."""
+    """How the second player removes its seven cards (docs/rules.md, "The deal")."""
 
     MIRROR = "mirror"
     INDEPENDENT = "independent"
@@ -73,7 +73,7 @@ class Category(IntEnum):
 
     @property
     def russian(self) -> str:
-        """Russian name, as in the seed texts."""
+        """Russian name, as in the original texts (docs/rules.md)."""
         return _RUSSIAN[self]
 
     def name_in(self, lang: Lang | str) -> str:
@@ -108,7 +108,7 @@ _RUSSIAN = {
     Category.STRAIGHT_FLUSH: "Покер",
 }
 
-# RULES.md, "Combinations, strongest first", listed weakest first.
+# docs/rules.md, "Combinations, strongest first", listed weakest first.
 _DEFAULT_ORDER = (
     Category.HIGH_CARD,
     Category.PAIR,
@@ -144,7 +144,7 @@ _STRAIGHTS = {False: _HIGH_STRAIGHTS, True: _ACE_LOW_STRAIGHT + _HIGH_STRAIGHTS}
 
 @dataclass(frozen=True)
 class Rules:
-    """A complete, immutable rule set.  The defaults follow RULES.md exactly.
+    """A complete, immutable rule set.  The defaults follow docs/rules.md exactly.
 
     Parameters
     ----------
