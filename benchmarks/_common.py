@@ -5,7 +5,6 @@ Not part of the package: the scripts import it as a sibling module.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import importlib.metadata
 import os
@@ -17,6 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+# The command line's argparse types, shared so that the scripts and quintet agree.
+from solver.cli.arguments import non_negative_int, positive_float, positive_int
 
 __all__ = [
     "Table",
@@ -167,30 +169,6 @@ def format_seconds(value: float) -> str:
 def percentile_95(values: Sequence[float]) -> float:
     """95th percentile, linear interpolation between order statistics (numpy's default)."""
     return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1 (underscores allowed)."""
-    value = int(text.replace("_", ""))
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0 (underscores allowed)."""
-    value = int(text.replace("_", ""))
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """argparse type: a number > 0."""
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
 
 
 def machine_table(versions: Sequence[tuple[str, str]], parameters: str, load: bool = True) -> Table:

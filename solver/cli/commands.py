@@ -12,6 +12,7 @@ import argparse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from solver.cli.arguments import non_negative_int
 from solver.cli.report import Output, deal_report, hand_report, score_report
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement, score
@@ -68,17 +69,6 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         ace_low_straight=args.ace_low_straight,
         flush_beats_full_house=args.flush_beats_full_house,
     )
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be >= 0")
-    return value
 
 
 def _eval_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from solver.cli.commands import Command, non_negative_int, rules_from_args
-from solver.cli.commands_solve import positive_float, positive_int
+from solver.cli.arguments import non_negative_int, positive_float, positive_int
+from solver.cli.commands import Command, rules_from_args
 from solver.cli.report import Output
 from solver.cli.report_games import tournament_report, write_games_csv
 from solver.play.players import PLAYER_NAMES

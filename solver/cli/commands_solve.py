@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.cli.arguments import non_negative_float, positive_float, positive_int
 from solver.cli.commands import (
     Command,
     Setup,
     add_holdings_arguments,
     holdings_from_args,
-    non_negative_int,
     rules_from_args,
 )
 from solver.cli.report import Output
@@ -43,36 +43,6 @@ AGAINST_HELP = (
     "with --known), a mixture file FILE.json (as written by quintet equilibrium --out), "
     "or equilibrium (play an arrangement sampled from your equilibrium strategy)"
 )
-
-
-def positive_float(text: str) -> float:
-    """argparse type: a number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    """argparse type: a number >= 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a non-negative number")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = non_negative_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
 
 
 def parse_fix(items: list[str] | None, rules: Rules) -> dict[int, tuple[int, ...]]:

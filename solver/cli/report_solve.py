@@ -27,6 +27,7 @@ from solver.equilibria.equilibrium import EquilibriumResult, Payoff
 from solver.game.arrangement import Arrangement
 from solver.game.cards import Lang, format_cards
 from solver.game.evaluator import category
+from solver.game.phrase import Phrase
 from solver.game.rules import Rules
 from solver.models.mixture import Mixture
 from solver.models.opponents import Objective
@@ -38,13 +39,13 @@ __all__ = ["SuggestContext", "describe_status", "equilibrium_report", "suggest_r
 CONCEDE_BELOW = 0.05
 
 _OBJECTIVE_TEXT = {
-    Objective.POINTS: ("expected points scored", "ожидаемые набранные очки"),
-    Objective.MARGIN: (
+    Objective.POINTS: Phrase("expected points scored", "ожидаемые набранные очки"),
+    Objective.MARGIN: Phrase(
         "expected margin (points scored minus conceded)",
         "ожидаемый перевес (набранные минус отданные очки)",
     ),
-    Objective.WIN: ("probability of winning the game", "вероятность выиграть партию"),
-    Objective.GAME: (
+    Objective.WIN: Phrase("probability of winning the game", "вероятность выиграть партию"),
+    Objective.GAME: Phrase(
         "expected result (win 1, draw 1/2, loss 0)",
         "ожидаемый итог (выигрыш 1, ничья 1/2, проигрыш 0)",
     ),
@@ -52,14 +53,17 @@ _OBJECTIVE_TEXT = {
 
 
 def objective_text(objective: Objective, lang: Lang | str) -> str:
-    """What an objective measures, in words."""
-    english, russian = _OBJECTIVE_TEXT[objective]
-    return russian if Lang(lang) is Lang.RU else english
+    """What an objective measures, in words.
+
+    >>> objective_text(Objective.WIN, "ru")
+    'вероятность выиграть партию'
+    """
+    return _OBJECTIVE_TEXT[objective].text(lang)
 
 
 _PAYOFF_TEXT = {
-    Payoff.MARGIN: ("points scored minus points conceded", "набранные минус отданные очки"),
-    Payoff.WIN: (
+    Payoff.MARGIN: Phrase("points scored minus points conceded", "набранные минус отданные очки"),
+    Payoff.WIN: Phrase(
         "1 for more points, 1/2 for equal, 0 for fewer",
         "1 за победу, 1/2 за ничью, 0 за поражение",
     ),
@@ -246,9 +250,7 @@ def equilibrium_report(
     lines = _heading(context, lang, show_cards=True)
     unit = "points" if result.payoff is Payoff.MARGIN else "probability"
     symmetric = context.theirs == context.mine
-    lines.append(
-        f"payoff: {result.payoff.value}: {_PAYOFF_TEXT[result.payoff][Lang(lang) is Lang.RU]}"
-    )
+    lines.append(f"payoff: {result.payoff.value}: {_PAYOFF_TEXT[result.payoff].text(lang)}")
     exact = (
         " (exact, by symmetry)"
         if symmetric

@@ -1,8 +1,9 @@
-"""Words shown to people, in English and Russian.
+"""Words the command line prints, in English and Russian.
 
-The library returns numbers and enums; this module turns the few words the
-command line prints into either language.  Card and combination names live
-with their types (:mod:`solver.game.cards`, :class:`solver.game.rules.Category`).
+The library returns numbers and enums; this module holds the words of the
+reports as :class:`~solver.game.phrase.Phrase` values, and :func:`say` picks
+one in the language asked for.  Card and combination names live with their
+types (:mod:`solver.game.cards`, :class:`solver.game.rules.Category`).
 
 >>> say("points", "ru")
 'очки'
@@ -15,58 +16,57 @@ KeyError: 'no such key'
 from __future__ import annotations
 
 from solver.game.cards import Lang
+from solver.game.phrase import Phrase
 
 __all__ = ["say"]
 
-_WORDS: dict[str, tuple[str, str]] = {
-    # key: (English, Russian)
-    "strength": ("strength", "сила"),
-    "of": ("of", "из"),
-    "deal": ("Deal", "Сдача"),
-    "seed": ("seed", "зерно"),
-    "mode": ("mode", "режим"),
-    "mirror": ("mirror mode", "зеркальный режим"),
-    "independent": ("independent mode", "независимый режим"),
-    "dealer": ("dealer", "сдающий"),
-    "player": ("player", "игрок"),
-    "you": ("you", "вы"),
-    "opponent": ("opponent", "противник"),
-    "turned_up": ("turned up", "открыты"),
-    "holds": ("holds", "на руках"),
-    "position": ("pos", "поз"),
-    "points": ("points", "очки"),
-    "packet": ("packet", "пакет"),
-    "combination": ("combination", "комбинация"),
-    "result": ("result", "итог"),
-    "win": ("win", "выигрыш"),
-    "loss": ("loss", "проигрыш"),
-    "tie": ("tie", "ничья"),
-    "draw": ("draw", "ничья"),
-    "wins_by": ("wins by", "выигрывает с перевесом"),
-    "total": ("total", "итого"),
-    "expected_points": ("expected points", "ожидаемые очки"),
-    "status": ("status", "статус"),
-    "optimal": ("proven optimal", "оптимальность доказана"),
-    "feasible": ("feasible, not proven optimal", "допустимое, оптимальность не доказана"),
-    "bound": ("bound", "граница"),
-    "gap": ("gap", "зазор"),
-    "time": ("time", "время"),
-    "concedes": ("concedes", "уступает"),
-    "positions": ("positions", "позиции"),
-    "none": ("none", "нет"),
-    "value": ("value", "значение"),
-    "objective": ("objective", "цель"),
-    "against": ("against", "против"),
-    "engine": ("engine", "движок"),
-    "exploitability": ("exploitability", "уязвимость"),
-    "support": ("support", "носитель"),
-    "iterations": ("iterations", "итераций"),
-    "game_value": ("game value", "цена игры"),
-    "probability": ("probability", "вероятность"),
+_WORDS: dict[str, Phrase] = {
+    "strength": Phrase("strength", "сила"),
+    "of": Phrase("of", "из"),
+    "deal": Phrase("Deal", "Сдача"),
+    "seed": Phrase("seed", "зерно"),
+    "mode": Phrase("mode", "режим"),
+    "mirror": Phrase("mirror mode", "зеркальный режим"),
+    "independent": Phrase("independent mode", "независимый режим"),
+    "dealer": Phrase("dealer", "сдающий"),
+    "player": Phrase("player", "игрок"),
+    "you": Phrase("you", "вы"),
+    "opponent": Phrase("opponent", "противник"),
+    "turned_up": Phrase("turned up", "открыты"),
+    "holds": Phrase("holds", "на руках"),
+    "position": Phrase("pos", "поз"),
+    "points": Phrase("points", "очки"),
+    "packet": Phrase("packet", "пакет"),
+    "combination": Phrase("combination", "комбинация"),
+    "result": Phrase("result", "итог"),
+    "win": Phrase("win", "выигрыш"),
+    "loss": Phrase("loss", "проигрыш"),
+    "tie": Phrase("tie", "ничья"),
+    "draw": Phrase("draw", "ничья"),
+    "wins_by": Phrase("wins by", "выигрывает с перевесом"),
+    "total": Phrase("total", "итого"),
+    "expected_points": Phrase("expected points", "ожидаемые очки"),
+    "status": Phrase("status", "статус"),
+    "optimal": Phrase("proven optimal", "оптимальность доказана"),
+    "feasible": Phrase("feasible, not proven optimal", "допустимое, оптимальность не доказана"),
+    "bound": Phrase("bound", "граница"),
+    "gap": Phrase("gap", "зазор"),
+    "time": Phrase("time", "время"),
+    "concedes": Phrase("concedes", "уступает"),
+    "positions": Phrase("positions", "позиции"),
+    "none": Phrase("none", "нет"),
+    "value": Phrase("value", "значение"),
+    "objective": Phrase("objective", "цель"),
+    "against": Phrase("against", "против"),
+    "engine": Phrase("engine", "движок"),
+    "exploitability": Phrase("exploitability", "уязвимость"),
+    "support": Phrase("support", "носитель"),
+    "iterations": Phrase("iterations", "итераций"),
+    "game_value": Phrase("game value", "цена игры"),
+    "probability": Phrase("probability", "вероятность"),
 }
 
 
 def say(key: str, lang: Lang | str = Lang.EN) -> str:
     """The word or phrase ``key`` in ``lang``."""
-    english, russian = _WORDS[key]
-    return russian if Lang(lang) is Lang.RU else english
+    return _WORDS[key].text(lang)

@@ -32,28 +32,28 @@ from solver.errors import ArrangementError, CardError
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, Lang, format_cards, parse_cards, split_tokens
 from solver.game.evaluator import category
+from solver.game.phrase import Phrase
 from solver.game.rules import Category, Rules
 
 __all__ = ["Table", "play"]
 
 _WORDS = {
-    "packet": ("packet", "пакет"),
-    "bad": ("bad entry", "ошибка ввода"),
-    "already": ("is already in packet", "уже в пакете"),
-    "not_yours": ("is not one of your cards", "не из ваших карт"),
-    "need_five": ("a packet is five cards", "в пакете пять карт"),
-    "got": ("got", "получено"),
-    "left": ("left", "осталось"),
-    "nothing_to_undo": ("nothing to undo", "нечего отменять"),
-    "took_back": ("took back packet", "возвращён пакет"),
-    "last_auto": ("the last five cards make packet", "последние пять карт образуют пакет"),
-    "done": ("all packets are laid out", "все пакеты выложены"),
+    "packet": Phrase("packet", "пакет"),
+    "bad": Phrase("bad entry", "ошибка ввода"),
+    "already": Phrase("is already in packet", "уже в пакете"),
+    "not_yours": Phrase("is not one of your cards", "не из ваших карт"),
+    "need_five": Phrase("a packet is five cards", "в пакете пять карт"),
+    "got": Phrase("got", "получено"),
+    "left": Phrase("left", "осталось"),
+    "nothing_to_undo": Phrase("nothing to undo", "нечего отменять"),
+    "took_back": Phrase("took back packet", "возвращён пакет"),
+    "last_auto": Phrase("the last five cards make packet", "последние пять карт образуют пакет"),
+    "done": Phrase("all packets are laid out", "все пакеты выложены"),
 }
 
 
 def _say(key: str, lang: Lang | str) -> str:
-    english, russian = _WORDS[key]
-    return russian if Lang(lang) is Lang.RU else english
+    return _WORDS[key].text(lang)
 
 
 @dataclass

@@ -43,6 +43,7 @@ from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import Lang
 from solver.game.payloads import cards_payload, rules_payload
+from solver.game.phrase import Phrase
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.models.heuristics import (
     greedy_arrangement,
@@ -163,24 +164,24 @@ def _equilibrium_player(
 
 
 _DESCRIPTIONS = {
-    "random": ("arranges uniformly at random", "раскладывает случайно"),
-    "greedy": (
+    "random": Phrase("arranges uniformly at random", "раскладывает случайно"),
+    "greedy": Phrase(
         "strongest packet first, weakest at position 1",
         "сначала сильнейший пакет, слабейший на позиции 1",
     ),
-    "br-random": (
+    "br-random": Phrase(
         "best response (margin) to a random opponent",
         "лучший ответ (перевес) случайному противнику",
     ),
-    "br-greedy": (
+    "br-greedy": Phrase(
         "best response (margin) to the opponent's greedy arrangement",
         "лучший ответ (перевес) жадной раскладке противника",
     ),
-    "eq-margin": (
+    "eq-margin": Phrase(
         "samples its equilibrium strategy (margin payoff)",
         "играет равновесную стратегию (выплата: перевес)",
     ),
-    "eq-win": (
+    "eq-win": Phrase(
         "samples its equilibrium strategy (win payoff)",
         "играет равновесную стратегию (выплата: победа)",
     ),
@@ -205,7 +206,7 @@ def player(name: str, *, equilibrium_time_limit: float | None = None) -> _Functi
     }
     if key not in choices:
         raise QuintetError(f"unknown player {name!r} (players: {', '.join(PLAYER_NAMES)})")
-    return _FunctionPlayer(key, _DESCRIPTIONS[key][0], choices[key])
+    return _FunctionPlayer(key, _DESCRIPTIONS[key].english, choices[key])
 
 
 def describe_player(name: str, lang: Lang | str = Lang.EN) -> str:
@@ -214,8 +215,7 @@ def describe_player(name: str, lang: Lang | str = Lang.EN) -> str:
     >>> describe_player("random", "ru")
     'раскладывает случайно'
     """
-    english, russian = _DESCRIPTIONS[player(name).name]
-    return russian if Lang(lang) is Lang.RU else english
+    return _DESCRIPTIONS[player(name).name].text(lang)
 
 
 def players(names: str | Sequence[str]) -> list[_FunctionPlayer]:

@@ -1,0 +1,89 @@
+"""Types of command-line values, for ``argparse``: counts, seeds and durations.
+
+Each turns the text of one option into a number or rejects it with a message
+``argparse`` prints on one line (exit status 2).  Python's own ``int`` and
+``float`` parse the text, so ``20_000`` and ``1e-3`` are accepted.
+
+>>> positive_int("3"), non_negative_int("0"), positive_float("0.5"), non_negative_float("0")
+(3, 0, 0.5, 0.0)
+>>> positive_int("0")
+Traceback (most recent call last):
+    ...
+argparse.ArgumentTypeError: '0' must be at least 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+__all__ = ["non_negative_float", "non_negative_int", "positive_float", "positive_int"]
+
+
+def non_negative_int(text: str) -> int:
+    """An integer >= 0 (a seed, a count that may be zero).
+
+    >>> non_negative_int("-1")
+    Traceback (most recent call last):
+        ...
+    argparse.ArgumentTypeError: '-1' must be >= 0
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be >= 0")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (a count of deals, workers, arrangements).
+
+    >>> positive_int("two")
+    Traceback (most recent call last):
+        ...
+    argparse.ArgumentTypeError: 'two' is not an integer
+    """
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _finite_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (a time limit in seconds).
+
+    >>> positive_float("inf")
+    Traceback (most recent call last):
+        ...
+    argparse.ArgumentTypeError: 'inf' is not a finite number
+    """
+    value = _finite_float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """A finite number >= 0 (a tolerance).
+
+    >>> non_negative_float("-0.1")
+    Traceback (most recent call last):
+        ...
+    argparse.ArgumentTypeError: '-0.1' must be a non-negative number
+    """
+    value = _finite_float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a non-negative number")
+    return value
