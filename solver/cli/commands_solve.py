@@ -100,6 +100,12 @@ def opponent_from_args(
 
 def _suggest_arguments(parser: argparse.ArgumentParser) -> None:
     add_holdings_arguments(parser)
+    _opponent_arguments(parser)
+    _search_arguments(parser)
+
+
+def _opponent_arguments(parser: argparse.ArgumentParser) -> None:
+    """--against, --known, --objective and --payoff: whom to answer, and for what."""
     parser.add_argument("--against", default=None, metavar="MODEL", help=AGAINST_HELP)
     parser.add_argument(
         "--known",
@@ -115,6 +121,16 @@ def _suggest_arguments(parser: argparse.ArgumentParser) -> None:
         "(default); win: probability of more points than the opponent; game: win 1, "
         "draw 1/2, loss 0",
     )
+    parser.add_argument(
+        "--payoff",
+        choices=[p.value for p in Payoff],
+        default="margin",
+        help="with --against equilibrium: the payoff of the game (default margin)",
+    )
+
+
+def _search_arguments(parser: argparse.ArgumentParser) -> None:
+    """How to search: time limit, runners-up, fixed packets, samples, workers, engine."""
     parser.add_argument(
         "--time-limit",
         type=positive_float,
@@ -152,12 +168,6 @@ def _suggest_arguments(parser: argparse.ArgumentParser) -> None:
         default="cpsat",
         help="cpsat: CP-SAT proves optimality (default); frontier: the best of the holding's "
         "frontier strategies, exhaustive (fast once the frontier is known; no --top)",
-    )
-    parser.add_argument(
-        "--payoff",
-        choices=[p.value for p in Payoff],
-        default="margin",
-        help="with --against equilibrium: the payoff of the game (default margin)",
     )
 
 

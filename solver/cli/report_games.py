@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
 from solver.cli.report import Output, table_lines
 from solver.cli.text import say
 from solver.game.cards import Lang
 from solver.game.payloads import rules_payload
-from solver.play.tournament import EXACT_GAP, TournamentResult
+from solver.play.tournament import EXACT_GAP, DealRecord, TournamentResult
 
-__all__ = ["tournament_report", "write_games_csv"]
+__all__ = ["tournament_payload", "tournament_report", "write_games_csv"]
 
 
 def _signed(x: float) -> str:
@@ -30,19 +31,19 @@ def tournament_report(result: TournamentResult, lang: Lang | str, jobs: int = 1)
     mode = say(config.rules.discard_mode.value, lang)
     lines = [
         f"{len(config.players)} players, {config.deals} deals (seed {config.seed}, {mode}), "
-        f"{jobs} job(s), {result.seconds:.1f} s"
+        f"{jobs} job(s), {result.seconds:.1f} s",
+        *table_lines(_pair_rows(result, lang)),
+        "",
+        *table_lines(_player_rows(result)),
+        _legend(result),
     ]
-    rows = [
-        [
-            "pair",
-            "games",
-            say("win", lang),
-            say("draw", lang),
-            say("loss", lang),
-            "mean margin (95% CI)",
-            "mean points",
-        ]
-    ]
+    return Output("\n".join(lines), tournament_payload(result))
+
+
+def _pair_rows(result: TournamentResult, lang: Lang | str) -> list[list[str]]:
+    """One row per pair of players: outcomes, mean margin with its interval, mean points."""
+    header = ["pair", "games", say("win", lang), say("draw", lang), say("loss", lang)]
+    rows = [[*header, "mean margin (95% CI)", "mean points"]]
     for pair in result.pairs():
         low, high = pair.margin_ci
         rows.append(
@@ -56,8 +57,15 @@ def tournament_report(result: TournamentResult, lang: Lang | str, jobs: int = 1)
                 f"{pair.mean_points[0]:.2f} : {pair.mean_points[1]:.2f}",
             ]
         )
-    lines.extend(table_lines(rows))
-    lines.append("")
+    return rows
+
+
+def _optional(value: float | None, form: str) -> str:
+    return "-" if value is None else format(value, form)
+
+
+def _player_rows(result: TournamentResult) -> list[list[str]]:
+    """One row per player: time, exploitability, and the equilibrium players' gaps."""
     rows = [
         [
             "player",
@@ -70,27 +78,37 @@ def tournament_report(result: TournamentResult, lang: Lang | str, jobs: int = 1)
         ]
     ]
     for stats in result.players():
+        exact = None if stats.exact_share is None else 100 * stats.exact_share
         rows.append(
             [
                 stats.name,
                 f"{stats.seconds_per_deal:.3f}",
                 f"{stats.mean_exploitability:.2f}",
                 f"{stats.max_exploitability:.1f}",
-                "-" if stats.exact_share is None else f"{100 * stats.exact_share:.1f}%",
-                "-" if stats.median_strategy_gap is None else f"{stats.median_strategy_gap:.2g}",
-                "-" if stats.max_strategy_gap is None else f"{stats.max_strategy_gap:.2g}",
+                "-" if exact is None else f"{exact:.1f}%",
+                _optional(stats.median_strategy_gap, ".2g"),
+                _optional(stats.max_strategy_gap, ".2g"),
             ]
         )
-    lines.extend(table_lines(rows))
+    return rows
+
+
+def _legend(result: TournamentResult) -> str:
+    """The shared frontier time, and what the columns of the player table mean."""
     frontier = sum(r.frontier_seconds for r in result.records) / len(result.records)
-    lines.append(
+    return (
         f"frontiers (shared by the solver players): {frontier:.3f} s/deal; exploitability: "
         "the margin a best response to the played arrangement would score (points); "
         "exact: share of deals where the equilibrium player's strategy was solved to a "
         f"certified gap <= {EXACT_GAP:g}; strategy gap: its certified gap (points for "
         "eq-margin, win probability for eq-win)"
     )
-    payload = {
+
+
+def tournament_payload(result: TournamentResult) -> dict[str, Any]:
+    """The whole tournament for JSON: configuration, pairs, players and every deal."""
+    config = result.config
+    return {
         "players": list(config.players),
         "deals": config.deals,
         "seed": config.seed,
@@ -123,27 +141,28 @@ def tournament_report(result: TournamentResult, lang: Lang | str, jobs: int = 1)
             }
             for s in result.players()
         ],
-        "deal_records": [
+        "deal_records": [_record_payload(r) for r in result.records],
+    }
+
+
+def _record_payload(record: DealRecord) -> dict[str, Any]:
+    """One deal: its seed, the frontier time and each player's play in each seat."""
+    return {
+        "deal": record.index,
+        "seed": record.seed,
+        "frontier_seconds": record.frontier_seconds,
+        "plays": [
             {
-                "deal": r.index,
-                "seed": r.seed,
-                "frontier_seconds": r.frontier_seconds,
-                "plays": [
-                    {
-                        "player": p.player,
-                        "seat": p.seat + 1,
-                        "strengths": list(p.strengths),
-                        "seconds": p.seconds,
-                        "exploitability": p.exploitability,
-                        "strategy_gap": p.strategy_gap,
-                    }
-                    for p in r.plays
-                ],
+                "player": p.player,
+                "seat": p.seat + 1,
+                "strengths": list(p.strengths),
+                "seconds": p.seconds,
+                "exploitability": p.exploitability,
+                "strategy_gap": p.strategy_gap,
             }
-            for r in result.records
+            for p in record.plays
         ],
     }
-    return Output("\n".join(lines), payload)
 
 
 def write_games_csv(result: TournamentResult, path: str | Path) -> None:

@@ -157,25 +157,36 @@ def suggest_report(
 ) -> Output:
     """The best arrangement with per-position figures; runners-up with their cost."""
     best = results[0]
-    rules = context.rules
     lines = _heading(context, lang, show_cards=context.dealt)
     lines.append(
         f"{say('objective', lang)}: {objective_text(best.objective, lang)}; "
         f"{say('against', lang)}: {context.against}"
     )
+    lines.extend(table_lines(_position_rows(best, context.rules, lang)))
+    lines.extend(_verdict_lines(best, lang))
+    for rank, other in enumerate(results[1:], start=2):
+        lines.append(
+            f"#{rank}: {other.value:.6g} ({other.value - best.value:+.4g}): "
+            f"{other.arrangement.format(lang=lang)}"
+        )
+    payload = {
+        "seed": context.seed,
+        "dealt": context.dealt,
+        "holding": cards_payload(display_order(context.mine)),
+        "opponent_holding": cards_payload(display_order(context.theirs)),
+        "against": context.against,
+        "rules": rules_payload(context.rules),
+        **result_payload(best),
+        "runners_up": [result_payload(r) for r in results[1:]],
+    }
+    return Output("\n".join(lines), payload)
+
+
+def _position_rows(best: BestResponse, rules: Rules, lang: Lang | str) -> list[list[str]]:
+    """One row per position: points, packet, combination and how it fares."""
+    words = ("position", "points", "packet", "combination", "win", "tie", "loss")
+    rows = [[*(say(word, lang) for word in words), say("expected_points", lang)]]
     kinds = category(best.arrangement.array(), rules)
-    rows = [
-        [
-            say("position", lang),
-            say("points", lang),
-            say("packet", lang),
-            say("combination", lang),
-            say("win", lang),
-            say("tie", lang),
-            say("loss", lang),
-            say("expected_points", lang),
-        ]
-    ]
     for i, packet in enumerate(best.arrangement.packets):
         stats = best.positions[i]
         rows.append(
@@ -190,8 +201,12 @@ def suggest_report(
                 f"{stats.expected_points:.3f}",
             ]
         )
-    lines.extend(table_lines(rows))
-    lines.append(f"{say('value', lang)}: {best.value:.6g} ({say('bound', lang)} {best.bound:.6g})")
+    return rows
+
+
+def _verdict_lines(best: BestResponse, lang: Lang | str) -> list[str]:
+    """Value and bound, the fresh-sample estimate, the proof status, the positions conceded."""
+    lines = [f"{say('value', lang)}: {best.value:.6g} ({say('bound', lang)} {best.bound:.6g})"]
     if best.estimate is not None:
         lines.append(
             f"  on {best.estimate.n_samples} fresh samples: {best.estimate.mean:.4f} "
@@ -204,26 +219,9 @@ def suggest_report(
     if best.note:
         lines.append(f"  ({best.note})")
     given_up = conceded(best)
-    lines.append(
-        f"{say('concedes', lang)}: "
-        + (", ".join(str(p) for p in given_up) if given_up else say("none", lang))
-    )
-    for rank, other in enumerate(results[1:], start=2):
-        lines.append(
-            f"#{rank}: {other.value:.6g} ({other.value - best.value:+.4g}): "
-            f"{other.arrangement.format(lang=lang)}"
-        )
-    payload = {
-        "seed": context.seed,
-        "dealt": context.dealt,
-        "holding": cards_payload(display_order(context.mine)),
-        "opponent_holding": cards_payload(display_order(context.theirs)),
-        "against": context.against,
-        "rules": rules_payload(rules),
-        **result_payload(best),
-        "runners_up": [result_payload(r) for r in results[1:]],
-    }
-    return Output("\n".join(lines), payload)
+    listed = ", ".join(str(p) for p in given_up) if given_up else say("none", lang)
+    lines.append(f"{say('concedes', lang)}: {listed}")
+    return lines
 
 
 def _mixture_lines(mixture: Mixture, lang: Lang | str, limit: int) -> list[str]:
