@@ -8,6 +8,7 @@ counting all five-card subsets of the opponent's cards against a random one.
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -92,7 +93,9 @@ def check_payload(payload: dict, mine_cards, objective: str) -> Arrangement:
     assert payload["objective"] == objective
     assert payload["status"] in ("optimal", "feasible")
     assert payload["value"] <= payload["bound"] + 1e-9
-    assert payload["seconds"] >= 0
+    # The solve's duration: a float JSON can carry (finite), measured (a CP-SAT
+    # solve takes time, so never the 0 of a field left unset).
+    assert isinstance(payload["seconds"], float) and 0 < payload["seconds"] < math.inf
     assert payload["engine"] == "cpsat"  # the default engine
     assert len(payload["positions"]) == 5
     assert [p["position"] for p in payload["positions"]] == [1, 2, 3, 4, 5]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 import os
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -101,11 +100,8 @@ def test_notebook_executes(path: Path, kernel_name: str, monkeypatch: pytest.Mon
         kernel_name=kernel_name,
         resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
     )
-    started = time.perf_counter()
     client.execute()  # raises CellExecutionError on the first failing cell
-    seconds = time.perf_counter() - started
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     figures = [o for o in outputs if "image/png" in o.get("data", {})]
     assert figures, f"{path.name} drew no figure"
-    print(f"{path.name}: {seconds:.1f} s, {len(figures)} figures")
