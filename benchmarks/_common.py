@@ -48,8 +48,15 @@ class Table:
             padded = zip(cells, widths, self.align, strict=True)
             return "  ".join(c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in padded).rstrip()
 
-        lines = [self.title, "=" * len(self.title), line(self.headers), "  ".join("-" * w for w in widths)]
-        return "\n".join(lines + [line(row) for row in self.rows] + [f"  * {n}" for n in self.notes])
+        lines = [
+            self.title,
+            "=" * len(self.title),
+            line(self.headers),
+            "  ".join("-" * w for w in widths),
+        ]
+        return "\n".join(
+            lines + [line(row) for row in self.rows] + [f"  * {n}" for n in self.notes]
+        )
 
 
 def _md_line(cells: Sequence[str]) -> str:

@@ -185,7 +185,11 @@ def agreement_row(label: str, ours: np.ndarray, theirs: np.ndarray) -> list[str]
     order = np.lexsort((theirs, ours))
     every = np.array_equal(np.diff(ours[order]) > 0, np.diff(theirs[order]) > 0)
     distinct = f"{np.unique(ours).size} / {np.unique(theirs).size}"
-    return [label, f"{even // 2:,}", f"{int(same.sum()):,}", f"{100 * same.mean():.4f}%"] + [
+    return [
+        label,
+        f"{even // 2:,}",
+        f"{int(same.sum()):,}",
+        f"{100 * same.mean():.4f}%",
         met(bool(every)),
         distinct,
     ]
@@ -226,8 +230,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         middle, best, ours = timed(lambda h=hands: solver.strength(h), args.repeat)
         rate = args.hands / middle
         batch.rows.append(
-            [hands.dtype.name, f"{middle * 1e3:.1f} ms", mhps(rate), mhps(args.hands / best)]
-            + [f">= {THROUGHPUT_TARGET:.0f}", met(rate / 1e6 >= THROUGHPUT_TARGET)]
+            [
+                hands.dtype.name,
+                f"{middle * 1000.0:.1f} ms",
+                mhps(rate),
+                mhps(args.hands / best),
+                f">= {THROUGHPUT_TARGET:.0f}",
+                met(rate / 1000000.0 >= THROUGHPUT_TARGET),
+            ]
         )
     batch.notes = [
         "Hands: 5 distinct cards each, uniform, from numpy.random.default_rng(seed); "
@@ -241,26 +251,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     n = min(args.compare_hands, args.hands)
     speed = Table(
         f"3. Per-hand evaluators, {n:,} of the same hands, {args.repeat} repeats",
-        ["library", "call (one per hand)", "median µs/hand", "median M hands/s"]
-        + ["ours batch / theirs"],
+        [
+            "library",
+            "call (one per hand)",
+            "median µs/hand",
+            "median M hands/s",
+            "ours batch / theirs",
+        ],
         "llrrr",
         [
-            [f"quintet-solver {solver.__version__}", "strength(int64 array), batch"]
-            + [f"{batch_us:.4f}", mhps(rate), "1"]
+            [
+                f"quintet-solver {solver.__version__}",
+                "strength(int64 array), batch",
+                f"{batch_us:.4f}",
+                mhps(rate),
+                "1",
+            ]
         ],
     )
     agreement = Table(
         "5. Ordering agreement with the other evaluators (must be 100%)",
-        ["compared with", "random pairs", "agreeing", "rate", "all pairs agree"]
-        + ["distinct values (ours / theirs)"],
+        [
+            "compared with",
+            "random pairs",
+            "agreeing",
+            "rate",
+            "all pairs agree",
+            "distinct values (ours / theirs)",
+        ],
         "lrrrll",
     )
     for library, call, run, sign in other_evaluators(hands64[:n].tolist()):
         log(f"{library}: {call}")
         middle, _, values = timed(run, args.repeat)
         speed.rows.append(
-            [library, call, f"{middle / n * 1e6:.3f}", mhps(n / middle)]
-            + [f"{rate / (n / middle):,.0f}x"]
+            [
+                library,
+                call,
+                f"{middle / n * 1000000.0:.3f}",
+                mhps(n / middle),
+                f"{rate / (n / middle):,.0f}x",
+            ]
         )
         theirs = sign * np.asarray(values, dtype=np.int64)
         agreement.rows.append(agreement_row(f"{library}: {call}", ours[:n], theirs))
@@ -280,15 +311,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         ["call", "median µs/hand", "median M hands/s", "batch (int64) / per-call"],
         "lrrr",
         [
-            ["strength(int64 array of shape (5,))", f"{middle / k * 1e6:.2f}", mhps(single_rate)]
-            + [f"{rate / single_rate:,.0f}x"],
+            [
+                "strength(int64 array of shape (5,))",
+                f"{middle / k * 1000000.0:.2f}",
+                mhps(single_rate),
+                f"{rate / single_rate:,.0f}x",
+            ],
             ["strength(int64 array of shape (N, 5)), batch", f"{batch_us:.4f}", mhps(rate), "1"],
         ],
     )
     same = np.asarray(single, dtype=np.int64) == ours[:k]
     agreement.rows.append(
-        ["our per-hand calls vs our batch call", f"{k:,} hands", f"{int(same.sum()):,}"]
-        + [f"{100 * same.mean():.4f}%", met(bool(same.all())), ""]
+        [
+            "our per-hand calls vs our batch call",
+            f"{k:,} hands",
+            f"{int(same.sum()):,}",
+            f"{100 * same.mean():.4f}%",
+            met(bool(same.all())),
+            "",
+        ]
     )
     agreement.notes = [
         "Random pairs: hands (0, 1), (2, 3), ... of the subsample; a pair agrees when both say "
@@ -297,7 +338,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(checked exactly by sorting).",
     ]
     tables += [batch, speed, overhead, agreement]
-    print_tables(tables, args.markdown, f"Total benchmark time: {time.perf_counter() - started:.1f} s")
+    print_tables(
+        tables, args.markdown, f"Total benchmark time: {time.perf_counter() - started:.1f} s"
+    )
     return 0
 
 
