@@ -26,14 +26,19 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 class Table:
     """A titled table of preformatted cells, rendered as markdown or plain text.
 
-    ``align`` has one character per column: ``"l"`` (left) or ``"r"`` (right).
+    ``headers`` is a list or one string separated by ``"; "``; ``align`` has one
+    character per column: ``"l"`` (left) or ``"r"`` (right).
     """
 
     title: str
-    headers: list[str]
+    headers: list[str] | str
     align: str
     rows: list[list[str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.headers, str):
+            self.headers = self.headers.split("; ")
 
     def render(self, markdown: bool) -> str:
         """The table as GitHub markdown (``markdown=True``) or aligned plain text."""

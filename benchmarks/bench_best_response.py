@@ -212,16 +212,8 @@ def our_tables(runs: dict, args: Any) -> list[Table]:
     targets.notes = ["Targets are judged on the wall time, which includes result.seconds."]
     slowest = Table(
         "1c. The 8 slowest calls of table 1",
-        [
-            "seed",
-            "objective",
-            "opponent",
-            "wall",
-            "CP-SAT solves",
-            "in CP-SAT",
-            "booleans / unpruned, per model (time each)",
-            "value",
-        ],
+        "seed; objective; opponent; wall; CP-SAT solves; in CP-SAT; "
+        "booleans / unpruned, per model (time each); value",
         "rllrrrll",
     )
     for (seed, objective, name), r in sorted(runs.items(), key=lambda kv: -kv[1]["wall"])[:8]:
@@ -257,41 +249,15 @@ def direct_tables(runs: dict, mine: dict, args: Any) -> list[Table]:
         f"2. Direct model (265,650 booleans) vs ours, same {len(seeds)} deals (seeds "
         f"{seeds[0]}..{seeds[-1]}), CP-SAT limit {args.direct_time_limit:g} s, "
         f"{args.workers} workers",
-        [
-            "objective",
-            "opponent",
-            "runs",
-            "status counts",
-            "median build",
-            "median solve",
-            "p95 solve",
-            "median total",
-            "proven optimal",
-            "mean value",
-            "ours: median wall",
-            "ours: p95 wall",
-            "ours: proven optimal",
-            "ours: mean value",
-        ],
+        "objective; opponent; runs; status counts; median build; median solve; p95 solve; "
+        "median total; proven optimal; mean value; ours: median wall; ours: p95 wall; "
+        "ours: proven optimal; ours: mean value",
         "llrl" + "r" * 10,
     )
     detail = Table(
         "2b. Direct model, every run",
-        [
-            "seed",
-            "objective",
-            "opponent",
-            "build",
-            "solve",
-            "status",
-            "stopped in presolve",
-            "direct value",
-            "direct bound",
-            "greedy hint",
-            "our optimum",
-            "ours - direct",
-            "our wall",
-        ],
+        "seed; objective; opponent; build; solve; status; stopped in presolve; direct value; "
+        "direct bound; greedy hint; our optimum; ours - direct; our wall",
         "rllrrll" + "r" * 6,
     )
     for objective in OBJECTIVES:

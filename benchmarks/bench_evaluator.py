@@ -251,13 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     n = min(args.compare_hands, args.hands)
     speed = Table(
         f"3. Per-hand evaluators, {n:,} of the same hands, {args.repeat} repeats",
-        [
-            "library",
-            "call (one per hand)",
-            "median µs/hand",
-            "median M hands/s",
-            "ours batch / theirs",
-        ],
+        "library; call (one per hand); median µs/hand; median M hands/s; ours batch / theirs",
         "llrrr",
         [
             [
@@ -271,14 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     agreement = Table(
         "5. Ordering agreement with the other evaluators (must be 100%)",
-        [
-            "compared with",
-            "random pairs",
-            "agreeing",
-            "rate",
-            "all pairs agree",
-            "distinct values (ours / theirs)",
-        ],
+        "compared with; random pairs; agreeing; rate; all pairs agree; "
+        "distinct values (ours / theirs)",
         "lrrrll",
     )
     for library, call, run, sign in other_evaluators(hands64[:n].tolist()):
