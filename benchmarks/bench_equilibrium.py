@@ -244,7 +244,7 @@ def collect(mode: str, seed: int, args: Any, found: dict[str, list[dict]]) -> st
             found["equilibrium"][-1] |= m | {"done": True}
     last = found["equilibrium"][-1] if found["equilibrium"] else {}
     if error and last.get("seed") == seed and not last.get("done"):
-        last |= {"error": error, "killed": True}
+        last |= {"error": error, "killed": error.startswith("killed")}
     return error
 
 
