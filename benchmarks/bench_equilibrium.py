@@ -504,7 +504,7 @@ def convergence_table(solve: dict, every: int = 10) -> Table:
 def failure_table(solves: list[dict]) -> Table:
     """3d: the solves that raised or were killed."""
     table = Table(
-        "3d. Solves that raised, were killed, or recomputed a frontier",
+        "3d. Solves that raised or were killed",
         "mode; seed; payoff; after iterations; LP size (last); what happened",
         "lrlrrl",
     )
