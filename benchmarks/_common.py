@@ -1,14 +1,16 @@
-"""Helpers shared by the benchmark scripts: tables, progress lines, machine facts.
+"""Helpers shared by the benchmark scripts: tables, statistics, machine facts.
 
 Not part of the package: the scripts import it as a sibling module.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import importlib.metadata
 import os
 import platform
+import statistics
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -17,86 +19,59 @@ from pathlib import Path
 
 import numpy as np
 
-# The command line's argparse types, shared so that the scripts and quintet agree.
-from solver.cli.arguments import non_negative_int, positive_float, positive_int
-
-__all__ = [
-    "Table",
-    "cpu_model",
-    "format_seconds",
-    "git_revision",
-    "load_average",
-    "log",
-    "machine_table",
-    "met",
-    "non_negative_int",
-    "percentile_95",
-    "positive_float",
-    "positive_int",
-    "version",
-]
-
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass
 class Table:
-    """A titled table of preformatted cells, rendered as plain text or markdown.
+    """A titled table of preformatted cells, rendered as markdown or plain text.
 
-    Parameters
-    ----------
-    title
-        Heading printed above the table.
-    headers
-        Column headers.
-    align
-        One character per column: ``"l"`` (left) or ``"r"`` (right).
-    rows
-        Rows of cells, each as many as ``headers``.
-    notes
-        Lines printed under the table.
+    ``headers`` is a list or one string separated by ``"; "``; ``align`` has one
+    character per column: ``"l"`` (left) or ``"r"`` (right).
     """
 
     title: str
-    headers: list[str]
+    headers: list[str] | str
     align: str
     rows: list[list[str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        if isinstance(self.headers, str):
+            self.headers = self.headers.split("; ")
+
     def render(self, markdown: bool) -> str:
         """The table as GitHub markdown (``markdown=True``) or aligned plain text."""
-        return self._markdown() if markdown else self._plain()
+        if markdown:
+            rule = "|" + "|".join("---:" if a == "r" else ":---" for a in self.align) + "|"
+            lines = [f"### {self.title}", "", _md_line(self.headers), rule]
+            lines += [_md_line(row) for row in self.rows]
+            return "\n".join(lines + ([""] if self.notes else []) + [f"- {n}" for n in self.notes])
+        widths = [max(map(len, column)) for column in zip(self.headers, *self.rows, strict=True)]
 
-    def _markdown(self) -> str:
         def line(cells: Sequence[str]) -> str:
-            return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+            padded = zip(cells, widths, self.align, strict=True)
+            return "  ".join(c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in padded).rstrip()
 
-        rule = "|" + "|".join("---:" if a == "r" else ":---" for a in self.align) + "|"
-        lines = [f"### {self.title}", "", line(self.headers), rule]
-        lines += [line(row) for row in self.rows]
-        if self.notes:
-            lines.append("")
-            lines += [f"- {note}" for note in self.notes]
-        return "\n".join(lines)
-
-    def _plain(self) -> str:
-        widths = [
-            max(len(cell) for cell in column)
-            for column in zip(self.headers, *self.rows, strict=True)
+        lines = [
+            self.title,
+            "=" * len(self.title),
+            line(self.headers),
+            "  ".join("-" * w for w in widths),
         ]
+        return "\n".join(
+            lines + [line(row) for row in self.rows] + [f"  * {n}" for n in self.notes]
+        )
 
-        def line(cells: Sequence[str]) -> str:
-            padded = (
-                cell.rjust(width) if a == "r" else cell.ljust(width)
-                for cell, width, a in zip(cells, widths, self.align, strict=True)
-            )
-            return "  ".join(padded).rstrip()
 
-        lines = [self.title, "=" * len(self.title), line(self.headers)]
-        lines.append("  ".join("-" * width for width in widths))
-        lines += [line(row) for row in self.rows]
-        lines += [f"  * {note}" for note in self.notes]
-        return "\n".join(lines)
+def _md_line(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def print_tables(tables: Sequence[Table], markdown: bool, footer: str) -> None:
+    """Print the tables, then a footer line."""
+    print("\n\n".join(table.render(markdown) for table in tables))
+    print(f"\n{footer}")
 
 
 def met(ok: bool) -> str:
@@ -106,6 +81,13 @@ def met(ok: bool) -> str:
 def log(message: str) -> None:
     """Progress on stderr, so that stdout holds only the tables."""
     print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
 
 
 def cpu_model() -> str:
@@ -119,56 +101,30 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def version(distribution: str) -> str:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def _git(*arguments: str) -> str:
-    """Standard output of ``git arguments...`` in the repository."""
-    return subprocess.run(
-        ["git", *arguments],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=10,
-    ).stdout
-
-
 def git_revision() -> str:
     """The short commit of the repository, and which tracked files differ from it."""
+
+    def git(*arguments: str) -> str:
+        command = ["git", *arguments]
+        return subprocess.run(
+            command, cwd=REPO_ROOT, capture_output=True, text=True, check=True, timeout=10
+        ).stdout
+
     try:
-        head = _git("rev-parse", "--short", "HEAD").strip()
-        dirty = _git("status", "--porcelain", "--untracked-files=no")
+        head = git("rev-parse", "--short", "HEAD").strip()
+        dirty = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    if not dirty.strip():
-        return head
-    # Others edit the tree while benchmarks run: say which tracked files differ.
     names = sorted({line[3:].split(" -> ")[-1] for line in dirty.splitlines() if line})
-    return f"{head}, modified: {', '.join(names)}"
+    return f"{head}, modified: {', '.join(names)}" if names else head
 
 
 def load_average() -> str:
-    """The 1, 5 and 15 minute load averages, for the tables' headers."""
+    """The 1, 5 and 15 minute load averages."""
     try:
-        one, five, fifteen = os.getloadavg()
+        return " / ".join(f"{x:.2f}" for x in os.getloadavg()) + " (1 / 5 / 15 min)"
     except OSError:
         return "unknown"
-    return f"{one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
-
-
-def format_seconds(value: float) -> str:
-    """``0.123 s`` below ten seconds, ``12.3 s`` above."""
-    return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
-
-
-def percentile_95(values: Sequence[float]) -> float:
-    """95th percentile, linear interpolation between order statistics (numpy's default)."""
-    return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
 
 
 def machine_table(versions: Sequence[tuple[str, str]], parameters: str, load: bool = True) -> Table:
@@ -185,3 +141,34 @@ def machine_table(versions: Sequence[tuple[str, str]], parameters: str, load: bo
         ("parameters", parameters),
     ]
     return Table("Machine", ["item", "value"], "ll", [[key, value] for key, value in items])
+
+
+def seconds(value: float) -> str:
+    """``0.123 s`` below ten seconds, ``12.3 s`` above."""
+    return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
+
+
+def ms(value: float) -> str:
+    """Milliseconds, for values in seconds."""
+    return f"{1000 * value:.1f} ms"
+
+
+def median(values: Sequence[float]) -> float:
+    return float(statistics.median(values))
+
+
+def p95(values: Sequence[float]) -> float:
+    """95th percentile, linear interpolation between order statistics (numpy's default)."""
+    return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
+
+
+def spread(values: Sequence[float], fmt=seconds) -> list[str]:  # type: ignore[no-untyped-def]
+    """Median, p95 and maximum, formatted."""
+    return [fmt(median(values)), fmt(p95(values)), fmt(max(values))]
+
+
+def parser(doc: str | None) -> argparse.ArgumentParser:
+    """An argument parser described by the module docstring's first line, with --markdown."""
+    result = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    result.add_argument("--markdown", action="store_true", help="print GitHub markdown tables")
+    return result

@@ -1,4 +1,4 @@
-"""Benchmark of tournaments, :mod:`solver.play.tournament`.
+"""Benchmark of tournaments: ``solver.play.tournament.run`` with worker processes.
 
 Run from the repository root::
 
@@ -6,18 +6,14 @@ Run from the repository root::
                                           [--eq-time-limit S] [--seed S] [--markdown]
 
 It plays a tournament among the given players (default: all six) on ``N``
-seeded mirror deals with ``J`` worker processes and prints the results
-table, the cost of each player per deal, and the wall time, extrapolated to
-the 1,000-deal target.
-
-Target (reported, never asserted): a 1,000-deal tournament among greedy,
-random, both best responses and both equilibria completes within 30 minutes
-on this 2-core machine.
+seeded mirror deals with ``J`` worker processes (``run(config, jobs=J)``) and
+prints the wall time, extrapolated to 1,000 deals, and the library's report
+(results per pair, cost of each player per deal).  Target (reported, never
+asserted): 1,000 deals among all six players within 30 minutes on 2 cores.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import os
 import platform
@@ -25,43 +21,23 @@ import sys
 import time
 from collections.abc import Sequence
 
+from _common import Table, parser
+
+from solver.cli.arguments import non_negative_int, positive_float, positive_int
 from solver.cli.report_games import tournament_report
 from solver.play.players import PLAYER_NAMES
 from solver.play.tournament import TournamentConfig, run
 
-TARGET_DEALS = 1000
-TARGET_SECONDS = 30 * 60
-
-
-def _table(rows: list[list[str]], markdown: bool) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    if markdown:
-        lines = ["| " + " | ".join(rows[0]) + " |", "|" + "|".join("---" for _ in rows[0]) + "|"]
-        lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-        return "\n".join(lines)
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
-
-
-def _report_table(text: str, markdown: bool) -> str:
-    """The library's plain report, kept verbatim (in a code block for markdown)."""
-    return f"```\n{text}\n```" if markdown else text
-
-
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    """Command-line options."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=20)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--players", default=",".join(PLAYER_NAMES))
-    parser.add_argument("--eq-time-limit", type=float, default=None)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--markdown", action="store_true")
-    return parser.parse_args(argv)
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Play the tournament and print the tables."""
-    args = parse_args(argv)
+    cli = parser(__doc__)
+    cli.add_argument("--deals", type=positive_int, default=20)
+    cli.add_argument("--jobs", type=positive_int, default=2)
+    cli.add_argument("--players", default=",".join(PLAYER_NAMES))
+    cli.add_argument("--eq-time-limit", type=positive_float, default=None)
+    cli.add_argument("--seed", type=non_negative_int, default=2026)
+    args = cli.parse_args(argv)
     config = TournamentConfig(
         players=tuple(args.players.split(",")),
         deals=args.deals,
@@ -74,46 +50,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     def progress(n: int) -> None:
         done[0] += n
         print(
-            f"  {done[0]}/{config.deals} deals, {time.perf_counter() - started:.0f} s",
+            f"  {done[0]}/{args.deals} deals, {time.perf_counter() - started:.0f} s",
             file=sys.stderr,
         )
 
     result = run(config, jobs=args.jobs, on_deal=progress)
     wall = time.perf_counter() - started
-    projected = wall * TARGET_DEALS / config.deals
-    heading = "## " if args.markdown else ""
-    print(
-        f"{heading}Tournament: {config.deals} mirror deals, {args.jobs} jobs, "
-        f"players {', '.join(config.players)}"
-    )
-    print()
-    print(
-        _table(
+    projected = wall * 1000 / args.deals
+    limit = "none (exact)" if args.eq_time_limit is None else f"{args.eq_time_limit} s per solve"
+    table = Table(
+        f"Tournament: {args.deals} mirror deals, {args.jobs} jobs, "
+        f"players {', '.join(config.players)}",
+        ["item", "value"],
+        "ll",
+        [
+            ["date", dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")],
             [
-                ["item", "value"],
-                ["date", dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")],
-                [
-                    "machine",
-                    f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}",
-                ],
-                [
-                    "equilibrium time limit",
-                    "none (exact)"
-                    if args.eq_time_limit is None
-                    else f"{args.eq_time_limit} s per solve",
-                ],
-                ["wall time", f"{wall:.1f} s ({wall / config.deals:.2f} s per deal)"],
-                [f"projected for {TARGET_DEALS} deals", f"{projected / 60:.1f} min"],
-                [
-                    "target: 1,000 deals <= 30 min",
-                    "met" if projected <= TARGET_SECONDS else "NOT met",
-                ],
+                "machine",
+                f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}",
             ],
-            args.markdown,
-        )
+            ["equilibrium time limit", limit],
+            ["wall time", f"{wall:.1f} s ({wall / args.deals:.2f} s per deal)"],
+            ["projected for 1000 deals", f"{projected / 60:.1f} min"],
+            ["target: 1,000 deals <= 30 min", "met" if projected <= 30 * 60 else "NOT met"],
+        ],
     )
+    report = tournament_report(result, "en", jobs=args.jobs).text
+    print(table.render(args.markdown))
     print()
-    print(_report_table(tournament_report(result, "en", jobs=args.jobs).text, args.markdown))
+    print(f"```\n{report}\n```" if args.markdown else report)
     return 0
 
 

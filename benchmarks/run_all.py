@@ -4,12 +4,12 @@ Run from the repository root (after ``pip install -e ".[bench]"`` for the
 comparisons against other evaluators)::
 
     python benchmarks/run_all.py            # the full runs (about an hour on 2 cores)
-    python benchmarks/run_all.py --quick    # smaller parameters (a few minutes)
+    python benchmarks/run_all.py --quick    # small parameters (a few minutes)
 
-Each benchmark script runs in its own process with ``--markdown``; its
-output goes into RESULTS.md under a heading, after a header that records
-the machine, the date, the git revision and the load average.  A script
-that fails is recorded as failed, and this script then exits with status 1.
+Each script runs in its own process with ``--markdown``; its output goes into
+RESULTS.md under a heading, after a header with the machine, the date, the
+git revision and the load average.  A script that fails is recorded as
+failed, and this script then exits with status 1.
 """
 
 from __future__ import annotations
@@ -30,60 +30,37 @@ HERE = Path(__file__).resolve().parent
 
 # (title, script, full arguments, quick arguments)
 BENCHMARKS = [
-    ("Evaluator", "bench_evaluator.py", [], ["--hands", "5000000", "--repeat", "3"]),
+    ("Evaluator", "bench_evaluator.py", [], ["--hands", "1000000", "--repeat", "3"]),
     (
         "Best response (CP-SAT)",
         "bench_best_response.py",
         [],
-        ["--deals", "10", "--direct-deals", "1", "--mixture-deals", "3"],
+        ["--deals", "5", "--direct-deals", "1", "--direct-time-limit", "5", "--mixture-deals", "2"],
     ),
     (
         "Frontier and equilibrium",
         "bench_equilibrium.py",
         [],
-        ["--mirror-deals", "6", "--independent-deals", "3"],
+        ["--mirror-deals", "3", "--independent-deals", "2"],
     ),
     (
         "Restricted games: warm simplex against GLOP",
         "bench_simplex.py",
         [],
-        ["--deals", "5", "--first", "1"],
+        ["--deals", "3", "--first", "2"],
     ),
-    ("Tournament", "bench_tournament.py", ["--deals", "100"], ["--deals", "10"]),
+    ("Tournament", "bench_tournament.py", ["--deals", "100"], ["--deals", "4"]),
 ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks; write RESULTS.md."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smaller parameters")
-    parser.add_argument("--out", default=str(HERE / "RESULTS.md"))
-    parser.add_argument("--only", default=None, help="comma-separated script names to run")
-    args = parser.parse_args(argv)
+    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    cli.add_argument("--quick", action="store_true", help="small parameters")
+    cli.add_argument("--out", default=str(HERE / "RESULTS.md"))
+    cli.add_argument("--only", default=None, help="comma-separated script names to run")
+    args = cli.parse_args(argv)
     started = dt.datetime.now(dt.timezone.utc)
-    sections = []
-    failed = False
-    for title, script, full, quick in BENCHMARKS:
-        if args.only and script not in args.only.split(","):
-            continue
-        command = [
-            sys.executable,
-            str(HERE / script),
-            "--markdown",
-            *(quick if args.quick else full),
-        ]
-        print(f"running {' '.join(command[1:])}", file=sys.stderr)
-        clock = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, cwd=HERE.parent)
-        seconds = time.perf_counter() - clock
-        body = done.stdout.strip()
-        if done.returncode != 0:
-            failed = True
-            body += f"\n\n**FAILED** (exit status {done.returncode}):\n\n```\n{done.stderr[-3000:]}\n```"
-        sections.append(
-            f"## {title}\n\n`python benchmarks/{script} {' '.join(command[3:])}` "
-            f"({seconds:.0f} s)\n\n{body}\n"
-        )
     header = [
         "# Benchmark results",
         "",
@@ -93,13 +70,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         "| item | value |",
         "|---|---|",
         f"| date | {started.strftime('%Y-%m-%d %H:%M UTC')} |",
-        f"| machine | {cpu_model()}, {os.cpu_count()} logical CPUs, {platform.system()} {platform.release()} |",
+        f"| machine | {cpu_model()}, {os.cpu_count()} logical CPUs, "
+        f"{platform.system()} {platform.release()} |",
         f"| python | {platform.python_implementation()} {platform.python_version()} |",
         f"| git revision | {git_revision()} |",
         f"| load average at start | {' / '.join(f'{x:.2f}' for x in os.getloadavg())} |",
         f"| parameters | {'quick' if args.quick else 'full'} |",
         "",
     ]
+    sections, failed = [], False
+    for title, script, full, quick in BENCHMARKS:
+        if args.only and script not in args.only.split(","):
+            continue
+        arguments = quick if args.quick else full
+        print(f"running {script} {' '.join(arguments)}", file=sys.stderr)
+        clock = time.perf_counter()
+        command = [sys.executable, str(HERE / script), "--markdown", *arguments]
+        done = subprocess.run(command, capture_output=True, text=True, cwd=HERE.parent)
+        body = done.stdout.strip()
+        if done.returncode != 0:
+            failed = True
+            body += f"\n\n**FAILED** (exit status {done.returncode}):\n\n"
+            body += f"```\n{done.stderr[-3000:]}\n```"
+        sections.append(
+            f"## {title}\n\n`python benchmarks/{script} {' '.join(arguments)}` "
+            f"({time.perf_counter() - clock:.0f} s)\n\n{body}\n"
+        )
     Path(args.out).write_text("\n".join(header) + "\n" + "\n".join(sections), encoding="utf-8")
     print(f"wrote {args.out}", file=sys.stderr)
     return 1 if failed else 0

@@ -223,6 +223,32 @@ def test_extreme_strengths_default():
     assert int(strength([0, 4, 8, 12, 21])) == 0
 
 
+def _other_library_values(library: str, hands: list[tuple[int, ...]]) -> np.ndarray:
+    """Another evaluator's values of the hands, higher is better (the benchmark's libraries)."""
+    names = [rank + suit for rank in "789TJQKA" for suit in "cdhs"]  # our card id order
+    if library == "treys":
+        treys = pytest.importorskip("treys")
+        ids = [treys.Card.new(name) for name in names]
+        evaluate = treys.Evaluator().evaluate
+        return -np.array([evaluate([ids[h[0]], ids[h[1]]], [ids[c] for c in h[2:]]) for h in hands])
+    if library == "eval7":
+        eval7 = pytest.importorskip("eval7")
+        cards = [eval7.Card(name) for name in names]
+        return np.array([eval7.evaluate([cards[c] for c in hand]) for hand in hands])
+    phevaluator = pytest.importorskip("phevaluator")
+    ids = [phevaluator.Card.to_id(name) for name in names]
+    return -np.array([phevaluator.evaluate_cards(*(ids[c] for c in hand)) for hand in hands])
+
+
+@pytest.mark.parametrize("library", ["treys", "eval7", "phevaluator"])
+def test_default_ranking_orders_hands_as_other_evaluators(library):
+    # On 32 cards the default ranking is standard poker's, so the order must be theirs.
+    theirs = _other_library_values(library, ALL_COMBOS[::5])
+    ours = strength(ALL_COMBOS_ARRAY[::5]).astype(np.int64)
+    order = np.lexsort((theirs, ours))
+    assert np.array_equal(np.diff(ours[order]) > 0, np.diff(theirs[order]) > 0)
+
+
 # --------------------------------------------------------------- colex
 
 
