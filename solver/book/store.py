@@ -1,0 +1,376 @@
+"""The solution book: solved canonical deals in one SQLite file.
+
+One row per canonical deal (:mod:`solver.book.canonical`), rules and payoff:
+the game value, its certified bounds and gap, both players' equilibrium
+strategies, the solver version and the solve time.  Strategies are compact:
+the arrangements' card ids as a uint8 blob (``k * 5 * n_packets`` bytes,
+packet by packet) and their probabilities as a float64 blob.  In mirror
+mode the game is symmetric and the column strategy is the row strategy: it
+is stored once.
+
+The file uses write-ahead logging and every write is one transaction, so a
+process killed at any moment leaves the book as of its last commit.  A
+``meta`` table holds the format name and the schema version; a file that is
+not a book, or a book of a newer schema, is refused with :class:`BookError`
+after a read-only look, and never modified.
+
+The default file is ``$XDG_CACHE_HOME/quintet-solver/book.sqlite``, or
+``~/.cache/quintet-solver/book.sqlite`` when ``XDG_CACHE_HOME`` is not set.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "book.sqlite"
+>>> with Book(path) as book:
+...     book.count()
+0
+>>> _ = path.with_name("notes.txt").write_text("hello")
+>>> Book(path.with_name("notes.txt"))
+Traceback (most recent call last):
+    ...
+solver.book.store.BookError: book: ... is not a solution book (not an SQLite file)
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+
+from solver import __version__
+from solver.equilibria.equilibrium import EquilibriumResult, Payoff
+from solver.errors import QuintetError
+from solver.game.arrangement import Arrangement
+from solver.game.rules import Rules
+from solver.models.mixture import Mixture
+
+__all__ = ["FORMAT", "SCHEMA_VERSION", "Book", "BookError", "Entry", "default_book_path"]
+
+FORMAT = "quintet-book"
+SCHEMA_VERSION = 1
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE solutions (
+    rules TEXT NOT NULL,
+    payoff TEXT NOT NULL,
+    first INTEGER NOT NULL,
+    second INTEGER NOT NULL,
+    orbit INTEGER NOT NULL,
+    value REAL NOT NULL,
+    lower REAL NOT NULL,
+    upper REAL NOT NULL,
+    gap REAL NOT NULL,
+    converged INTEGER NOT NULL,
+    iterations INTEGER NOT NULL,
+    row_frontier INTEGER NOT NULL,
+    column_frontier INTEGER NOT NULL,
+    row_cards BLOB NOT NULL,
+    row_probabilities BLOB NOT NULL,
+    column_cards BLOB,
+    column_probabilities BLOB,
+    solver_version TEXT NOT NULL,
+    seconds REAL NOT NULL,
+    PRIMARY KEY (rules, payoff, first, second)
+) WITHOUT ROWID;
+"""
+_COLUMNS = (
+    "rules, payoff, first, second, orbit, value, lower, upper, gap, converged, iterations, "
+    "row_frontier, column_frontier, row_cards, row_probabilities, column_cards, "
+    "column_probabilities, solver_version, seconds"
+)
+
+
+class BookError(QuintetError):
+    """A solution book file cannot be used (not a book, a newer schema, unreadable)."""
+
+
+def default_book_path() -> Path:
+    """``$XDG_CACHE_HOME/quintet-solver/book.sqlite`` (``~/.cache`` when unset).
+
+    >>> default_book_path().name
+    'book.sqlite'
+    """
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "quintet-solver" / "book.sqlite"
+
+
+def rules_key(rules: Rules) -> str:
+    """The rules as the book's key text.
+
+    >>> rules_key(Rules())
+    'mirror:3-4-5-6-7:00'
+    """
+    points = "-".join(str(p) for p in rules.position_points)
+    options = f"{int(rules.ace_low_straight)}{int(rules.flush_beats_full_house)}"
+    return f"{rules.discard_mode.value}:{points}:{options}"
+
+
+def rules_from_key(text: str) -> Rules:
+    """The inverse of :func:`rules_key`.
+
+    >>> rules_from_key("independent:6-7:10").position_points
+    (6, 7)
+    """
+    mode, points, options = text.split(":")
+    return Rules(
+        position_points=tuple(int(p) for p in points.split("-")),
+        discard_mode=mode,
+        ace_low_straight=options[0] == "1",
+        flush_beats_full_house=options[1] == "1",
+    )
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One stored solution of a canonical deal."""
+
+    rules: Rules
+    payoff: Payoff
+    key: tuple[int, int]
+    orbit: int
+    result: EquilibriumResult
+    solver_version: str
+
+
+def encode_mixture(mixture: Mixture) -> tuple[bytes, bytes]:
+    """Card ids (uint8, arrangement by arrangement) and probabilities (float64) as blobs."""
+    cards = np.stack([a.array() for a in mixture.arrangements]).astype(np.uint8)
+    probabilities = np.asarray(mixture.probabilities, dtype=np.float64)
+    return cards.tobytes(), probabilities.tobytes()
+
+
+def decode_mixture(cards: bytes, probabilities: bytes, n_packets: int) -> Mixture:
+    """The inverse of :func:`encode_mixture`."""
+    arrays = np.frombuffer(cards, dtype=np.uint8).reshape(-1, n_packets, 5)
+    probs = np.frombuffer(probabilities, dtype=np.float64)
+    arrangements = tuple(Arrangement.from_array(a) for a in arrays)
+    return Mixture(arrangements, tuple(float(p) for p in probs))
+
+
+def _check_existing(path: Path) -> None:
+    """Refuse a file that is not a book of a known schema, touching nothing."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(len(_SQLITE_HEADER))
+    except OSError as error:
+        raise BookError(f"book: cannot read {path}: {error.strerror}", argument="book") from None
+    if header != _SQLITE_HEADER:
+        raise BookError(
+            f"book: {path} is not a solution book (not an SQLite file)", argument="book"
+        )
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            rows = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as error:
+        raise BookError(
+            f"book: {path} is not a solution book ({error})", argument="book"
+        ) from None
+    if rows.get("format") != FORMAT:
+        raise BookError(
+            f"book: {path} is not a solution book (format {rows.get('format')!r})",
+            argument="book",
+        )
+    schema = int(rows.get("schema", "0"))
+    if schema > SCHEMA_VERSION:
+        raise BookError(
+            f"book: {path} has schema {schema}, newer than this solver's {SCHEMA_VERSION}; "
+            "upgrade quintet-solver",
+            argument="book",
+        )
+
+
+class Book:
+    """A solution book file, opened (created when missing) for lookups and stores.
+
+    Parameters
+    ----------
+    path
+        The SQLite file; ``None`` for :func:`default_book_path`.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_book_path()
+        exists = self.path.exists()
+        if exists:
+            _check_existing(self.path)
+        else:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise BookError(
+                    f"book: cannot create {self.path}: {error.strerror}", argument="book"
+                ) from None
+        try:
+            self.connection = sqlite3.connect(self.path, timeout=30.0)
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute("PRAGMA synchronous=NORMAL")
+            if not exists:
+                self._create()
+        except sqlite3.Error as error:
+            raise BookError(f"book: cannot open {self.path}: {error}", argument="book") from None
+
+    def _create(self) -> None:
+        with self.connection:
+            self.connection.executescript(_SCHEMA)
+            self.connection.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                [("format", FORMAT), ("schema", str(SCHEMA_VERSION))],
+            )
+
+    def close(self) -> None:
+        """Close the file."""
+        self.connection.close()
+
+    def __enter__(self) -> Book:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def count(self, rules: Rules | None = None, payoff: Payoff | str | None = None) -> int:
+        """Number of stored solutions (of these rules and payoff, when given)."""
+        query, parameters = "SELECT COUNT(*) FROM solutions", []
+        conditions = []
+        if rules is not None:
+            conditions.append("rules = ?")
+            parameters.append(rules_key(rules))
+        if payoff is not None:
+            conditions.append("payoff = ?")
+            parameters.append(Payoff(payoff).value)
+        if conditions:
+            query += " WHERE " + " AND ".join(conditions)
+        return int(self.connection.execute(query, parameters).fetchone()[0])
+
+    def keys(self, rules: Rules, payoff: Payoff | str) -> np.ndarray:
+        """Stored canonical keys of these rules and payoff, ``(n, 2)`` int64."""
+        rows = self.connection.execute(
+            "SELECT first, second FROM solutions WHERE rules = ? AND payoff = ?",
+            (rules_key(rules), Payoff(payoff).value),
+        ).fetchall()
+        return np.array(rows, dtype=np.int64).reshape(-1, 2)
+
+    def games(self) -> list[tuple[Rules, Payoff]]:
+        """The rules and payoffs the book holds solutions of."""
+        rows = self.connection.execute(
+            "SELECT DISTINCT rules, payoff FROM solutions ORDER BY rules, payoff"
+        ).fetchall()
+        return [(rules_from_key(r), Payoff(p)) for r, p in rows]
+
+    def get(self, key: tuple[int, int], rules: Rules, payoff: Payoff | str) -> Entry | None:
+        """The stored solution of a canonical key, or None."""
+        row = self.connection.execute(
+            f"SELECT {_COLUMNS} FROM solutions "
+            "WHERE rules = ? AND payoff = ? AND first = ? AND second = ?",
+            (rules_key(rules), Payoff(payoff).value, int(key[0]), int(key[1])),
+        ).fetchone()
+        return None if row is None else _entry(row)
+
+    def entries(self, rules: Rules, payoff: Payoff | str) -> Iterator[Entry]:
+        """Every stored solution of these rules and payoff, by key."""
+        cursor = self.connection.execute(
+            f"SELECT {_COLUMNS} FROM solutions WHERE rules = ? AND payoff = ? "
+            "ORDER BY first, second",
+            (rules_key(rules), Payoff(payoff).value),
+        )
+        for row in cursor:
+            yield _entry(row)
+
+    def rows(self, rules: Rules, payoff: Payoff | str) -> Iterator[tuple[object, ...]]:
+        """Raw rows (the columns of the schema), by key: for statistics without decoding."""
+        yield from self.connection.execute(
+            f"SELECT {_COLUMNS} FROM solutions WHERE rules = ? AND payoff = ? "
+            "ORDER BY first, second",
+            (rules_key(rules), Payoff(payoff).value),
+        )
+
+    def put(self, records: Iterable[tuple[object, ...]]) -> int:
+        """Store rows made by :func:`record` in one transaction; a better gap replaces a worse.
+
+        Returns the number of rows written.
+        """
+        written = 0
+        with self.connection:
+            for row in records:
+                cursor = self.connection.execute(
+                    f"INSERT INTO solutions ({_COLUMNS}) VALUES ({', '.join('?' * 19)}) "
+                    "ON CONFLICT (rules, payoff, first, second) DO UPDATE SET "
+                    + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[4:])
+                    + " WHERE excluded.gap < solutions.gap",
+                    row,
+                )
+                written += cursor.rowcount
+        return written
+
+
+def record(
+    key: tuple[int, int], orbit: int, result: EquilibriumResult, seconds: float | None = None
+) -> tuple[object, ...]:
+    """A row of the ``solutions`` table for the solution ``result`` of a canonical deal."""
+    row_cards, row_probabilities = encode_mixture(result.row)
+    column: tuple[bytes | None, bytes | None] = (None, None)
+    if key[0] != key[1] or result.column != result.row:
+        column = encode_mixture(result.column)
+    return (
+        rules_key(result.rules),
+        result.payoff.value,
+        int(key[0]),
+        int(key[1]),
+        int(orbit),
+        float(result.value),
+        float(result.lower),
+        float(result.upper),
+        float(result.gap),
+        int(result.converged),
+        int(result.iterations),
+        int(result.frontier_sizes[0]),
+        int(result.frontier_sizes[1]),
+        row_cards,
+        row_probabilities,
+        column[0],
+        column[1],
+        __version__,
+        float(result.seconds if seconds is None else seconds),
+    )
+
+
+def _entry(row: tuple[Any, ...]) -> Entry:
+    (rules_text, payoff_text, first, second, orbit, value, lower, upper, _gap, converged) = row[:10]
+    (iterations, row_frontier, column_frontier, row_cards, row_probabilities) = row[10:15]
+    (column_cards, column_probabilities, solver_version, seconds) = row[15:]
+    rules = rules_from_key(str(rules_text))
+    payoff = Payoff(str(payoff_text))
+    row_mixture = decode_mixture(row_cards, row_probabilities, rules.n_packets)
+    column_mixture = (
+        row_mixture
+        if column_cards is None
+        else decode_mixture(column_cards, column_probabilities, rules.n_packets)
+    )
+    result = EquilibriumResult(
+        payoff=payoff,
+        rules=rules,
+        row=row_mixture,
+        column=column_mixture,
+        value=float(value),
+        lower=float(lower),
+        upper=float(upper),
+        iterations=int(iterations),
+        seconds=float(seconds),
+        frontier_sizes=(int(row_frontier), int(column_frontier)),
+        history=(),
+        converged=bool(converged),
+    )
+    return Entry(rules, payoff, (int(first), int(second)), int(orbit), result, str(solver_version))
