@@ -59,7 +59,9 @@ def test_every_relabelling_of_a_deal_has_the_same_key(mode: str) -> None:
             image = (relabel(holdings[0], h), relabel(holdings[1], h))
             assert canonical_key(image)[0] == key
         # The key is the smallest image, pair by pair.
-        images = {(mask_of(relabel(holdings[0], h)), mask_of(relabel(holdings[1], h))) for h in range(24)}
+        images = {
+            (mask_of(relabel(holdings[0], h)), mask_of(relabel(holdings[1], h))) for h in range(24)
+        }
         assert key == min(images)
         assert orbit_sizes(np.array([key[0]]), np.array([key[1]]))[0] == len(images)
 
@@ -105,9 +107,7 @@ def test_burnside_matches_enumeration_for_small_removed_sets() -> None:
 def test_burnside_equals_enumeration_of_all_mirror_deals() -> None:
     """All C(32, 7) = 3,365,856 removed-card sets, canonicalized in chunks."""
     full = (1 << 32) - 1
-    canonical = np.concatenate(
-        [canonical_masks(full ^ chunk) for chunk in removed_card_masks(7)]
-    )
+    canonical = np.concatenate([canonical_masks(full ^ chunk) for chunk in removed_card_masks(7)])
     assert canonical.size == comb(32, 7) == 3_365_856
     classes = np.unique(canonical)
     assert classes.size == class_count(7) == 156_248

@@ -171,9 +171,7 @@ def _check_existing(path: Path) -> None:
         finally:
             connection.close()
     except sqlite3.DatabaseError as error:
-        raise BookError(
-            f"book: {path} is not a solution book ({error})", argument="book"
-        ) from None
+        raise BookError(f"book: {path} is not a solution book ({error})", argument="book") from None
     if rows.get("format") != FORMAT:
         raise BookError(
             f"book: {path} is not a solution book (format {rows.get('format')!r})",
