@@ -101,7 +101,7 @@ def test_entries_round_trip(tmp_path: Path) -> None:
     with Book(tmp_path / "b.sqlite") as book:
         solved = solve_with_book(holdings[0], holdings[1], "win", THREE, book).result
         (entry,) = list(book.entries(THREE, "win"))
-    key, g = canonical_key(holdings)
+    key, _ = canonical_key(holdings)
     assert entry.key == key and entry.payoff is Payoff.WIN and entry.rules == THREE
     assert entry.result.value == pytest.approx(solved.value)
     assert (entry.result.lower, entry.result.upper) == (solved.lower, solved.upper)
@@ -181,7 +181,7 @@ def test_seeded_build_stores_exactly_the_deals_asked_for(tmp_path: Path) -> None
 
 
 def test_build_of_every_class_needs_mirror_rules(tmp_path: Path) -> None:
-    with pytest.raises(BookError, match="^deals"):
+    with pytest.raises(BookError, match=r"^deals"):
         build(tmp_path / "b.sqlite", SMALL_INDEPENDENT, ["margin"], deals=None)
 
 

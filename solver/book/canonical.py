@@ -77,7 +77,7 @@ CARD_PERMUTATIONS = (
 
 INVERSES = np.array(
     [
-        int(np.flatnonzero((SUIT_PERMUTATIONS == np.argsort(p)).all(axis=1))[0])
+        int(np.flatnonzero((np.argsort(p) == SUIT_PERMUTATIONS).all(axis=1))[0])
         for p in SUIT_PERMUTATIONS
     ]
 )

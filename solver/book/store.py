@@ -45,7 +45,7 @@ from solver import __version__
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
-from solver.game.rules import Rules
+from solver.game.rules import DiscardMode, Rules
 from solver.models.mixture import Mixture
 
 __all__ = ["FORMAT", "SCHEMA_VERSION", "Book", "BookError", "Entry", "default_book_path"]
@@ -120,7 +120,7 @@ def rules_from_key(text: str) -> Rules:
     mode, points, options = text.split(":")
     return Rules(
         position_points=tuple(int(p) for p in points.split("-")),
-        discard_mode=mode,
+        discard_mode=DiscardMode(mode),
         ace_low_straight=options[0] == "1",
         flush_beats_full_house=options[1] == "1",
     )
