@@ -116,7 +116,10 @@ def _todo(
         tasks = [(k, p.value) for k in keys for p in payoffs if k not in stored[p]]
         return iter(tasks), len(tasks), len(keys) * len(payoffs) - len(tasks)
     if rules.discard_mode is not DiscardMode.MIRROR:
-        raise BookError("deals=None (every class) needs mirror rules", argument="deals")
+        raise BookError(
+            "deals must be given outside mirror mode (only mirror classes are enumerated)",
+            argument="deals",
+        )
     n_removed = DECK_SIZE - HAND_SIZE * rules.n_packets
     stored_masks = {p: np.array(sorted(k[0] for k in stored[p]), dtype=np.int64) for p in payoffs}
 
