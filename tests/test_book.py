@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from solver.book.build import build, deal_seed, seeded_keys
-from solver.book.canonical import canonical_key, relabel
+from solver.book.canonical import INVERSES, canonical_key, relabel
 from solver.book.lookup import solve_with_book
 from solver.book.store import SCHEMA_VERSION, Book, BookError, default_book_path
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff, solve
@@ -103,10 +103,13 @@ def test_entries_round_trip(tmp_path: Path) -> None:
         (entry,) = list(book.entries(THREE, "win"))
     key, _ = canonical_key(holdings)
     assert entry.key == key and entry.payoff is Payoff.WIN and entry.rules == THREE
-    assert entry.result.value == pytest.approx(solved.value)
-    assert (entry.result.lower, entry.result.upper) == (solved.lower, solved.upper)
-    assert len(entry.result.row.arrangements) == len(solved.row.arrangements)
-    assert entry.result.row.probabilities == solved.row.probabilities
+    stored = entry.equilibrium()
+    assert stored.value == pytest.approx(solved.value)
+    assert (stored.lower, stored.upper) == (solved.lower, solved.upper)
+    assert stored.row.probabilities == solved.row.probabilities
+    # The book solved the canonical deal: its strategies, relabelled, are the ones returned.
+    _, g = canonical_key(holdings)
+    assert entry.equilibrium(int(INVERSES[g])).row == solved.row
 
 
 def test_a_worse_gap_never_replaces_a_better_one(tmp_path: Path) -> None:
@@ -118,7 +121,7 @@ def test_a_worse_gap_never_replaces_a_better_one(tmp_path: Path) -> None:
             holdings[0], holdings[1], "margin", THREE, book, tolerance=1.0
         ).from_book
         (entry,) = list(book.entries(THREE, "margin"))
-        assert entry.result.gap == exact.gap
+        assert entry.gap == exact.gap
 
 
 def _refuses_untouched(path: Path, match: str) -> None:
@@ -284,3 +287,16 @@ def test_lookups_decode_what_was_stored(tmp_path: Path) -> None:
             a = solve_with_book(h[0], h[1], "margin", SMALL, book).result
             b = solve_with_book(h[0], h[1], "margin", SMALL, book).result
             assert a.row == b.row and a.value == b.value
+
+
+def test_a_corrupt_strategy_is_an_error_not_a_wrong_answer(tmp_path: Path) -> None:
+    path = tmp_path / "b.sqlite"
+    holdings = deal(2, SMALL).holdings
+    with Book(path) as book:
+        solve_with_book(holdings[0], holdings[1], "margin", SMALL, book)
+    connection = sqlite3.connect(path)
+    connection.execute("UPDATE solutions SET row_cards = zeroblob(LENGTH(row_cards))")
+    connection.commit()
+    connection.close()
+    with Book(path) as book, pytest.raises(BookError, match="corrupt"):
+        solve_with_book(holdings[0], holdings[1], "margin", SMALL, book)

@@ -124,8 +124,8 @@ def solve_with_book(
         return BookAnswer(result, False)
     key, g = canonical_key((tuple(first), tuple(second)))
     entry = book.get(key, rules, payoff)
-    if entry is not None and entry.result.gap <= tolerance:
-        return BookAnswer(_map_back(entry.result, g), True)
+    if entry is not None and entry.gap <= tolerance:
+        return BookAnswer(entry.equilibrium(int(INVERSES[g])), True)
     canonical = solve(
         holding_of(key[0]),
         holding_of(key[1]),

@@ -26,7 +26,7 @@ The default file is ``$XDG_CACHE_HOME/quintet-solver/book.sqlite``, or
 >>> Book(path.with_name("notes.txt"))
 Traceback (most recent call last):
     ...
-solver.book.store.BookError: book: ... is not a solution book (not an SQLite file)
+solver.book.errors.BookError: book: ... is not a solution book (not an SQLite file)
 """
 
 from __future__ import annotations
@@ -42,13 +42,13 @@ from typing import Any
 import numpy as np
 
 from solver import __version__
+from solver.book import codec
+from solver.book.canonical import CARD_PERMUTATIONS
+from solver.book.errors import BookError
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff
-from solver.errors import QuintetError
-from solver.game.arrangement import Arrangement
 from solver.game.rules import DiscardMode, Rules
-from solver.models.mixture import Mixture
 
-__all__ = ["FORMAT", "SCHEMA_VERSION", "Book", "BookError", "Entry", "default_book_path"]
+__all__ = ["FORMAT", "SCHEMA_VERSION", "Book", "BookError", "Entry", "default_book_path", "record"]
 
 FORMAT = "quintet-book"
 SCHEMA_VERSION = 1
@@ -84,10 +84,6 @@ _COLUMNS = (
     "row_frontier, column_frontier, row_cards, row_probabilities, column_cards, "
     "column_probabilities, solver_version, seconds"
 )
-
-
-class BookError(QuintetError):
-    """A solution book file cannot be used (not a book, a newer schema, unreadable)."""
 
 
 def default_book_path() -> Path:
@@ -128,29 +124,55 @@ def rules_from_key(text: str) -> Rules:
 
 @dataclass(frozen=True)
 class Entry:
-    """One stored solution of a canonical deal."""
+    """One stored solution of a canonical deal; strategies as checked arrays.
+
+    ``column_cards`` is None when the column strategy is the row strategy
+    (mirror deals).  :meth:`equilibrium` builds the result objects.
+    """
 
     rules: Rules
     payoff: Payoff
     key: tuple[int, int]
     orbit: int
-    result: EquilibriumResult
+    value: float
+    lower: float
+    upper: float
+    converged: bool
+    iterations: int
+    frontier_sizes: tuple[int, int]
+    seconds: float
     solver_version: str
+    row_cards: np.ndarray
+    row_probabilities: np.ndarray
+    column_cards: np.ndarray | None
+    column_probabilities: np.ndarray | None
 
+    @property
+    def gap(self) -> float:
+        """Certified gap ``upper - lower``."""
+        return max(0.0, self.upper - self.lower)
 
-def encode_mixture(mixture: Mixture) -> tuple[bytes, bytes]:
-    """Card ids (uint8, arrangement by arrangement) and probabilities (float64) as blobs."""
-    cards = np.stack([a.array() for a in mixture.arrangements]).astype(np.uint8)
-    probabilities = np.asarray(mixture.probabilities, dtype=np.float64)
-    return cards.tobytes(), probabilities.tobytes()
-
-
-def decode_mixture(cards: bytes, probabilities: bytes, n_packets: int) -> Mixture:
-    """The inverse of :func:`encode_mixture`."""
-    arrays = np.frombuffer(cards, dtype=np.uint8).reshape(-1, n_packets, 5)
-    probs = np.frombuffer(probabilities, dtype=np.float64)
-    arrangements = tuple(Arrangement.from_array(a) for a in arrays)
-    return Mixture(arrangements, tuple(float(p) for p in probs))
+    def equilibrium(self, relabelling: int = 0) -> EquilibriumResult:
+        """The stored result, its cards relabelled by ``relabelling`` (0: as stored)."""
+        relabel = CARD_PERMUTATIONS[relabelling].astype(np.uint8)
+        row = codec.mixture(relabel[self.row_cards], self.row_probabilities)
+        column = row
+        if self.column_cards is not None and self.column_probabilities is not None:
+            column = codec.mixture(relabel[self.column_cards], self.column_probabilities)
+        return EquilibriumResult(
+            payoff=self.payoff,
+            rules=self.rules,
+            row=row,
+            column=column,
+            value=self.value,
+            lower=self.lower,
+            upper=self.upper,
+            iterations=self.iterations,
+            seconds=self.seconds,
+            frontier_sizes=self.frontier_sizes,
+            history=(),
+            converged=self.converged,
+        )
 
 
 def _check_existing(path: Path) -> None:
@@ -318,10 +340,10 @@ def record(
     key: tuple[int, int], orbit: int, result: EquilibriumResult, seconds: float | None = None
 ) -> tuple[object, ...]:
     """A row of the ``solutions`` table for the solution ``result`` of a canonical deal."""
-    row_cards, row_probabilities = encode_mixture(result.row)
+    row_cards, row_probabilities = codec.encode(result.row)
     column: tuple[bytes | None, bytes | None] = (None, None)
     if key[0] != key[1] or result.column != result.row:
-        column = encode_mixture(result.column)
+        column = codec.encode(result.column)
     return (
         rules_key(result.rules),
         result.payoff.value,
@@ -350,25 +372,25 @@ def _entry(row: tuple[Any, ...]) -> Entry:
     (iterations, row_frontier, column_frontier, row_cards, row_probabilities) = row[10:15]
     (column_cards, column_probabilities, solver_version, seconds) = row[15:]
     rules = rules_from_key(str(rules_text))
-    payoff = Payoff(str(payoff_text))
-    row_mixture = decode_mixture(row_cards, row_probabilities, rules.n_packets)
-    column_mixture = (
-        row_mixture
-        if column_cards is None
-        else decode_mixture(column_cards, column_probabilities, rules.n_packets)
-    )
-    result = EquilibriumResult(
-        payoff=payoff,
+    cards, probabilities = codec.decode(row_cards, row_probabilities, rules.n_packets)
+    column: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
+    if column_cards is not None:
+        column = codec.decode(column_cards, column_probabilities, rules.n_packets)
+    return Entry(
         rules=rules,
-        row=row_mixture,
-        column=column_mixture,
+        payoff=Payoff(str(payoff_text)),
+        key=(int(first), int(second)),
+        orbit=int(orbit),
         value=float(value),
         lower=float(lower),
         upper=float(upper),
-        iterations=int(iterations),
-        seconds=float(seconds),
-        frontier_sizes=(int(row_frontier), int(column_frontier)),
-        history=(),
         converged=bool(converged),
+        iterations=int(iterations),
+        frontier_sizes=(int(row_frontier), int(column_frontier)),
+        seconds=float(seconds),
+        solver_version=str(solver_version),
+        row_cards=cards,
+        row_probabilities=probabilities,
+        column_cards=column[0],
+        column_probabilities=column[1],
     )
-    return Entry(rules, payoff, (int(first), int(second)), int(orbit), result, str(solver_version))
