@@ -247,7 +247,8 @@ def _run_local(
         pending: set[Future[Any]] = set()
         exhausted = False
         while True:
-            while not exhausted and len(pending) < 2 * jobs:
+            # Inline, one at a time; a pool, two per worker so none waits.
+            while not exhausted and len(pending) < (1 if jobs == 1 else 2 * jobs):
                 task = next(tasks, None)
                 if task is None:
                     exhausted = True

@@ -104,7 +104,12 @@ def _positive_int(text: str) -> int:
 
 
 def _build_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--book", metavar="PATH", default=None, help="the book file")
+    parser.add_argument(
+        "--book",
+        metavar="PATH",
+        default=None,
+        help="the book file (default: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
+    )
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--deals", type=_positive_int, metavar="N", help="N seeded deals")
     which.add_argument("--all", action="store_true", help="every mirror class (mirror mode)")
@@ -150,7 +155,12 @@ def _build(args: argparse.Namespace) -> Output:
 
 
 def _stats_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--book", metavar="PATH", default=None, help="the book file")
+    parser.add_argument(
+        "--book",
+        metavar="PATH",
+        default=None,
+        help="the book file (default: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
+    )
 
 
 def _stats(args: argparse.Namespace) -> Output:
