@@ -300,3 +300,15 @@ def test_a_corrupt_strategy_is_an_error_not_a_wrong_answer(tmp_path: Path) -> No
     connection.close()
     with Book(path) as book, pytest.raises(BookError, match="corrupt"):
         solve_with_book(holdings[0], holdings[1], "margin", SMALL, book)
+
+
+def test_a_read_only_book_is_a_book_error_on_write(tmp_path: Path) -> None:
+    path = tmp_path / "b.sqlite"
+    holdings = deal(2, SMALL).holdings
+    with Book(path) as book:
+        solve_with_book(holdings[0], holdings[1], "margin", SMALL, book)
+    with Book(path) as book:
+        book.connection.execute("PRAGMA query_only = ON")  # as if the file were read-only
+        other = deal(3, SMALL).holdings
+        with pytest.raises(BookError, match="cannot write"):
+            solve_with_book(other[0], other[1], "margin", SMALL, book)

@@ -118,3 +118,12 @@ def test_build_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "--deals" in lines[0] and lines[1].startswith("quintet: error: --deals")
     assert main(["book", "build", "--book", book, "--deals", "1", "--scheduler", "x:1"]) == 2
     assert "--scheduler" in capsys.readouterr().err
+
+
+def test_stats_of_a_missing_book_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "missing.sqlite"
+    assert main(["book", "stats", "--book", str(missing)]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert not missing.exists()

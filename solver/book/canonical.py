@@ -51,6 +51,7 @@ from solver.models.mixture import Mixture
 
 __all__ = [
     "CARD_PERMUTATIONS",
+    "INVERSES",
     "SUIT_PERMUTATIONS",
     "canonical_key",
     "canonical_masks",
@@ -62,6 +63,7 @@ __all__ = [
     "mirror_class_count",
     "orbit_sizes",
     "relabel",
+    "relabel_masks",
     "relabel_mixture",
     "removed_card_masks",
 ]

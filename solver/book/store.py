@@ -208,6 +208,15 @@ def _check_existing(path: Path) -> None:
         )
 
 
+# Insert a row; over a stored one only when the new gap is smaller.
+_UPSERT = (
+    f"INSERT INTO solutions ({_COLUMNS}) VALUES ({', '.join('?' * 19)}) "
+    "ON CONFLICT (rules, payoff, first, second) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[4:])
+    + " WHERE excluded.gap < solutions.gap"
+)
+
+
 class Book:
     """A solution book file, opened (created when missing) for lookups and stores.
 
@@ -215,13 +224,17 @@ class Book:
     ----------
     path
         The SQLite file; ``None`` for :func:`default_book_path`.
+    create
+        Create the file when it is missing (else a missing file is an error).
     """
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, create: bool = True) -> None:
         self.path = Path(path) if path is not None else default_book_path()
         exists = self.path.exists()
         if exists:
             _check_existing(self.path)
+        elif not create:
+            raise BookError(f"book: {self.path}: no such file", argument="book")
         else:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -323,16 +336,13 @@ class Book:
         Returns the number of rows written.
         """
         written = 0
-        with self.connection:
-            for row in records:
-                cursor = self.connection.execute(
-                    f"INSERT INTO solutions ({_COLUMNS}) VALUES ({', '.join('?' * 19)}) "
-                    "ON CONFLICT (rules, payoff, first, second) DO UPDATE SET "
-                    + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[4:])
-                    + " WHERE excluded.gap < solutions.gap",
-                    row,
-                )
-                written += cursor.rowcount
+        try:
+            with self.connection:
+                for row in records:
+                    cursor = self.connection.execute(_UPSERT, row)
+                    written += cursor.rowcount
+        except sqlite3.Error as error:  # a read-only file, a full disk...
+            raise BookError(f"book: cannot write {self.path}: {error}", argument="book") from None
         return written
 
 

@@ -164,7 +164,7 @@ def _stats_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _stats(args: argparse.Namespace) -> Output:
-    with Book(args.book) as book:
+    with Book(args.book, create=False) as book:
         return stats_report(book_stats(book), book.path)
 
 
