@@ -21,6 +21,7 @@ from solver.cli.commands import (
     holdings_from_args,
     rules_from_args,
 )
+from solver.cli.commands_book import add_book_arguments, equilibrium_from_book, with_source
 from solver.cli.report import Output
 from solver.cli.report_solve import SuggestContext, equilibrium_report, suggest_report
 from solver.equilibria.equilibrium import DoubleOracle, IterationRecord, Payoff
@@ -127,6 +128,7 @@ def _opponent_arguments(parser: argparse.ArgumentParser) -> None:
         default="margin",
         help="with --against equilibrium: the payoff of the game (default margin)",
     )
+    add_book_arguments(parser)
 
 
 def _search_arguments(parser: argparse.ArgumentParser) -> None:
@@ -194,9 +196,12 @@ def _suggest(args: argparse.Namespace) -> Output:
     if against == "equilibrium":
         if args.top > 1 or args.fix:
             raise SolverError("--against equilibrium takes no --top or --fix")
+        answer, book_path = equilibrium_from_book(
+            args, setup.mine, setup.theirs, rules, args.payoff, time_limit=args.time_limit
+        )
         results = [
             equilibrium_response(
-                setup.mine, setup.theirs, rules, args.payoff, rng=rng, time_limit=args.time_limit
+                setup.mine, setup.theirs, rules, args.payoff, rng=rng, equilibrium=answer.result
             )
         ]
         description = f"equilibrium ({args.payoff} payoff)"
@@ -222,7 +227,8 @@ def _suggest(args: argparse.Namespace) -> Output:
                 **common,
             )
     context = _context(setup, rules, description)
-    return suggest_report(results, context, args.lang)
+    output = suggest_report(results, context, args.lang)
+    return output if against != "equilibrium" else with_source(output, book_path, answer.from_book)
 
 
 def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
@@ -261,6 +267,7 @@ def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="how many of the most likely arrangements to list (default 10)",
     )
+    add_book_arguments(parser)
 
 
 def _progress(record: IterationRecord) -> None:
@@ -274,6 +281,22 @@ def _progress(record: IterationRecord) -> None:
 def _equilibrium(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     setup = holdings_from_args(args, rules)
+    if not args.no_book:  # look the deal up first, store what is solved
+        answer, book_path = equilibrium_from_book(
+            args,
+            setup.mine,
+            setup.theirs,
+            rules,
+            args.payoff,
+            tolerance=args.tolerance,
+            time_limit=args.time_limit,
+        )
+        if args.out:
+            write_mixture(equilibrium_mixture(answer.result, setup.theirs), args.out)
+        output = equilibrium_report(
+            answer.result, _context(setup, rules, "equilibrium"), args.lang, limit=args.show
+        )
+        return with_source(output, book_path, answer.from_book)
     oracle = DoubleOracle(setup.mine, setup.theirs, rules, args.payoff)
     show_progress = sys.stderr.isatty() and not args.json
     history = []
@@ -287,7 +310,8 @@ def _equilibrium(args: argparse.Namespace) -> Output:
     if args.out:
         write_mixture(equilibrium_mixture(result, setup.theirs), args.out)
     context = _context(setup, rules, "equilibrium")
-    return equilibrium_report(result, context, args.lang, limit=args.show)
+    output = equilibrium_report(result, context, args.lang, limit=args.show)
+    return with_source(output, None, False)
 
 
 COMMANDS: list[Command] = [
@@ -301,6 +325,7 @@ COMMANDS: list[Command] = [
             "k": "--top",
             "time_limit": "--time-limit",
             "workers": "--workers",
+            "book": "--book",
         },
     ),
     Command(
@@ -309,6 +334,6 @@ COMMANDS: list[Command] = [
         "with its certificate",
         _equilibrium_arguments,
         _equilibrium,
-        flags={"tolerance": "--tolerance", "time_limit": "--time-limit"},
+        flags={"tolerance": "--tolerance", "time_limit": "--time-limit", "book": "--book"},
     ),
 ]

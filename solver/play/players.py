@@ -249,8 +249,12 @@ def equilibrium_response(
     rng: np.random.Generator,
     tolerance: float = 1e-9,
     time_limit: float | None = None,
+    equilibrium: EquilibriumResult | None = None,
 ) -> BestResponse:
     """Play the equilibrium: one arrangement sampled from player 1's equilibrium strategy.
+
+    ``equilibrium``: the deal's equilibrium when already known (from a solution
+    book), else it is solved.
 
     Against the opponent's equilibrium strategy every arrangement of the
     support earns the game value, and no opponent can hold player 1 below
@@ -260,7 +264,9 @@ def equilibrium_response(
     certified upper bound on the game value.
     """
     rules = rules or DEFAULT_RULES
-    result = solve(first, second, rules, payoff, tolerance=tolerance, time_limit=time_limit)
+    result = equilibrium or solve(
+        first, second, rules, payoff, tolerance=tolerance, time_limit=time_limit
+    )
     arrangement = result.row.sample(rng)
     objective = Objective.MARGIN if result.payoff is Payoff.MARGIN else Objective.GAME
     opponent = result.column.opponent(rules)

@@ -1,0 +1,328 @@
+"""Building the book: solve every canonical deal asked for that is not stored yet.
+
+The deals asked for are either ``deals`` seeded deals (deal ``i`` is dealt
+from the tournament's seed of deal ``i``, :func:`deal_seed`, so a book and a
+tournament with the same seed share their deals) or every mirror class
+(``deals=None``; streamed from :func:`solver.book.canonical.canonical_mirror_holdings`).
+Each is reduced to its canonical key; keys already stored are skipped.
+
+Each (deal, payoff) is one unit of work, run by a worker (inline, a local
+process pool, or a Dask cluster) that returns the finished book row; only
+the driver writes, committing rows in batches, each one transaction.  So a
+build killed at any moment (the driver, or a worker: Dask runs its lost
+tasks again) and started again ends with exactly the deals asked for, each
+once, and never a half-written row.  At most ``2 * jobs`` units are in
+flight, so ``deals=None`` never holds the class list in memory.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "b.sqlite"
+>>> rules = Rules(position_points=(6, 7))
+>>> build(path, rules, ["margin"], deals=3, seed=1).solved
+3
+>>> build(path, rules, ["margin"], deals=3, seed=1).solved
+0
+>>> build(path, rules, ["margin"], deals=None, jobs=0)
+Traceback (most recent call last):
+    ...
+solver.book.errors.BookError: jobs must be at least 1, got 0
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from solver.book.canonical import canonical_key, canonical_mirror_holdings, class_count
+from solver.book.errors import BookError
+from solver.book.lookup import solve_canonical
+from solver.book.store import Book
+from solver.equilibria.equilibrium import Payoff
+from solver.game.cards import DECK_SIZE, HAND_SIZE
+from solver.game.deal import deal
+from solver.game.rules import DiscardMode, Rules
+
+__all__ = ["BuildProgress", "BuildSummary", "build", "deal_seed", "seeded_keys"]
+
+Key = tuple[int, int]
+Task = tuple[Key, str]
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a build (or tournament) seeded ``seed``.
+
+    The same as :func:`solver.play.tournament.deal_seed` (a test checks it).
+
+    >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
+    True
+    """
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
+
+
+def seeded_keys(deals: int, seed: int, rules: Rules) -> list[Key]:
+    """Canonical keys of seeded deals ``0 .. deals - 1``, each once, in deal order."""
+    keys = (canonical_key(deal(deal_seed(seed, i), rules).holdings)[0] for i in range(deals))
+    return list(dict.fromkeys(keys))
+
+
+@dataclass(frozen=True)
+class BuildProgress:
+    """How far a build is: units (deal and payoff) done of those to do."""
+
+    done: int
+    total: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        """Units per second so far."""
+        return self.done / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at the rate so far (None before the first unit)."""
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    """What a build did: units asked for, already stored, solved now, and its time."""
+
+    asked: int
+    stored_before: int
+    solved: int
+    seconds: float
+
+
+def _solve_units(tasks: list[Task], rules: Rules, tolerance: float) -> list[tuple[object, ...]]:
+    # Workers share the cores: one BLAS thread each.
+    with threadpool_limits(limits=1):
+        return [solve_canonical(key, rules, payoff, tolerance=tolerance) for key, payoff in tasks]
+
+
+def _todo(
+    book: Book, rules: Rules, payoffs: Sequence[Payoff], deals: int | None, seed: int
+) -> tuple[Iterator[Task], int, int]:
+    """Units not yet stored (streamed), how many, and how many of those asked are stored."""
+    stored = {p: {(int(a), int(b)) for a, b in book.keys(rules, p)} for p in payoffs}
+    if deals is not None:
+        keys = seeded_keys(deals, seed, rules)
+        tasks = [(k, p.value) for k in keys for p in payoffs if k not in stored[p]]
+        return iter(tasks), len(tasks), len(keys) * len(payoffs) - len(tasks)
+    if rules.discard_mode is not DiscardMode.MIRROR:
+        raise BookError(
+            "deals must be given outside mirror mode (only mirror classes are enumerated)",
+            argument="deals",
+        )
+    n_removed = DECK_SIZE - HAND_SIZE * rules.n_packets
+    stored_masks = {p: np.array(sorted(k[0] for k in stored[p]), dtype=np.int64) for p in payoffs}
+
+    def stream() -> Iterator[Task]:
+        for chunk in canonical_mirror_holdings(n_removed):
+            for payoff in payoffs:
+                fresh = chunk[~np.isin(chunk, stored_masks[payoff])]
+                for mask in fresh.tolist():
+                    yield (mask, mask), payoff.value
+
+    # Stored keys of these rules are all mirror classes, so the count is exact.
+    n_stored = sum(len(stored[p]) for p in payoffs)
+    return stream(), class_count(n_removed) * len(payoffs) - n_stored, n_stored
+
+
+class _Inline:
+    """An executor that runs each unit at once, in this process (``jobs=1``)."""
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_result(function(*args))
+        return future
+
+
+def build(
+    path: str | Path | None,
+    rules: Rules,
+    payoffs: Sequence[Payoff | str],
+    *,
+    deals: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    batch: int = 8,
+    tolerance: float = 1e-9,
+    on_progress: Callable[[BuildProgress], None] | None = None,
+) -> BuildSummary:
+    """Solve and store every canonical deal asked for that the book lacks.
+
+    Parameters
+    ----------
+    path
+        The book file (``None``: the default book).
+    rules, payoffs
+        The games to solve each deal in.
+    deals, seed
+        ``deals`` seeded deals; ``None`` for every mirror class.
+    jobs, backend, scheduler
+        Workers: ``backend="local"`` runs ``jobs`` processes (inline when 1);
+        ``"dask"`` a local cluster of ``jobs`` workers, or the scheduler at
+        ``scheduler``.
+    batch
+        Rows per transaction (at most ``batch`` finished solves are lost
+        when the driver is killed).
+    on_progress
+        Called after each finished unit.
+    """
+    if jobs < 1:
+        raise BookError(f"jobs must be at least 1, got {jobs}", argument="jobs")
+    if deals is not None and deals < 1:
+        raise BookError(f"deals must be at least 1, got {deals}", argument="deals")
+    if scheduler is not None and backend != "dask":
+        raise BookError(
+            f"scheduler needs backend='dask', got backend={backend!r}", argument="scheduler"
+        )
+    if backend not in ("local", "dask"):
+        raise BookError(f"backend {backend!r} is not local or dask", argument="backend")
+    chosen = [Payoff(p) for p in dict.fromkeys(payoffs)]
+    started = time.perf_counter()
+    with Book(path) as book:
+        tasks, total, stored_before = _todo(book, rules, chosen, deals, seed)
+        run = _run_dask if backend == "dask" else _run_local
+        solved = run(book, tasks, total, rules, tolerance, jobs, scheduler, batch, on_progress)
+    return BuildSummary(total + stored_before, stored_before, solved, time.perf_counter() - started)
+
+
+class _Committer:
+    """Collects finished rows and commits them in batches; reports progress."""
+
+    def __init__(
+        self,
+        book: Book,
+        total: int,
+        batch: int,
+        on_progress: Callable[[BuildProgress], None] | None,
+    ) -> None:
+        self.book, self.total, self.batch, self.on_progress = book, total, batch, on_progress
+        self.rows: list[tuple[object, ...]] = []
+        self.done = 0
+        self.started = time.perf_counter()
+
+    def add(self, rows: list[tuple[object, ...]]) -> None:
+        self.rows.extend(rows)
+        self.done += len(rows)
+        if len(self.rows) >= self.batch:
+            self.flush()
+        if self.on_progress is not None:
+            self.on_progress(
+                BuildProgress(self.done, self.total, time.perf_counter() - self.started)
+            )
+
+    def flush(self) -> None:
+        if self.rows:
+            self.book.put(self.rows)
+            self.rows = []
+
+
+def _run_local(
+    book: Book,
+    tasks: Iterator[Task],
+    total: int,
+    rules: Rules,
+    tolerance: float,
+    jobs: int,
+    scheduler: str | None,
+    batch: int,
+    on_progress: Callable[[BuildProgress], None] | None,
+) -> int:
+    committer = _Committer(book, total, batch, on_progress)
+    jobs = min(jobs, os.cpu_count() or jobs)
+    pool: Any = _Inline() if jobs == 1 else ProcessPoolExecutor(max_workers=jobs)
+    try:
+        pending: set[Future[Any]] = set()
+        exhausted = False
+        while True:
+            # Inline, one at a time; a pool, two per worker so none waits.
+            while not exhausted and len(pending) < (1 if jobs == 1 else 2 * jobs):
+                task = next(tasks, None)
+                if task is None:
+                    exhausted = True
+                else:
+                    pending.add(pool.submit(_solve_units, [task], rules, tolerance))
+            if not pending:
+                break
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                committer.add(future.result())
+        committer.flush()
+    finally:
+        if isinstance(pool, ProcessPoolExecutor):
+            pool.shutdown(cancel_futures=True)
+    return committer.done
+
+
+def _run_dask(
+    book: Book,
+    tasks: Iterator[Task],
+    total: int,
+    rules: Rules,
+    tolerance: float,
+    jobs: int,
+    scheduler: str | None,
+    batch: int,
+    on_progress: Callable[[BuildProgress], None] | None,
+) -> int:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise BookError(
+            'backend "dask" needs the distributed extra: pip install "quintet-solver[distributed]"',
+            argument="backend",
+        ) from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler)
+        except (OSError, ValueError, TimeoutError) as error:
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise BookError(
+                f"scheduler {scheduler!r} cannot be used: {reason}", argument="scheduler"
+            ) from None
+    committer = _Committer(book, total, batch, on_progress)
+    try:
+        # Keep every worker busy, and no more: the task list is streamed.
+        workers = max(1, len(client.scheduler_info().get("workers", {})), jobs)
+
+        def submit(task: Task) -> Any:
+            return client.submit(_solve_units, [task], rules, tolerance, pure=False, retries=3)
+
+        running = as_completed([submit(t) for t in _take(tasks, 2 * workers)])
+        for future in running:
+            committer.add(future.result())
+            for task in _take(tasks, 1):
+                running.add(submit(task))
+        committer.flush()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return committer.done
+
+
+def _take(tasks: Iterator[Task], count: int) -> list[Task]:
+    out = []
+    for task in tasks:
+        out.append(task)
+        if len(out) >= count:
+            break
+    return out

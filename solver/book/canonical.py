@@ -1,0 +1,278 @@
+"""Canonical deals under the symmetry of the suits.
+
+No suit outranks another, so relabelling the suits (one of the 4! = 24
+permutations ``g`` of ♣ ♦ ♥ ♠, acting on a card as ``4 * rank + suit ->
+4 * rank + g[suit]``) maps a deal to an equivalent one: every hand keeps its
+strength, every arrangement its score, every equilibrium stays one once its
+arrangements are relabelled too.  The deals fall into orbits, and one
+representative per orbit is enough.
+
+A holding is a 32-bit mask (bit ``c`` set when card ``c`` is held).  The
+key of a deal is the pair of masks ``(first, second)``, player 1's holding
+first (the order of the players is kept: swapping them is another game);
+the canonical key is the smallest relabelled pair, lexicographically, over
+the 24 relabellings.  In mirror mode both masks are the same 25 cards.
+
+Relabelling acts on each rank's four bits on their own, so the image of a
+mask is two lookups of its 16-bit halves in a (24, 65536) table.
+
+Counting the orbits (Burnside's lemma): the number of orbits of the sets of
+``k`` removed cards is ``(1/24) * sum_g |Fix(g)|``, where a set is fixed by
+``g`` when it is a union of ``g``'s cycles on the cards; a suit cycle of
+length ``l`` gives eight card cycles of length ``l`` (one per rank), so
+``|Fix(g)|`` is the coefficient of ``x^k`` in ``prod (1 + x^l)`` over them.
+For pairs of sets (independent mode) a pair is fixed when both sets are, so
+``|Fix(g)|`` is squared.
+
+>>> key, g = canonical_key((tuple(range(25)), tuple(range(25))))
+>>> key == canonical_key((relabel(range(25), 5), relabel(range(25), 5)))[0]
+True
+>>> mirror_class_count()
+156248
+>>> canonical_key(((0, 0), (1, 2)))
+Traceback (most recent call last):
+    ...
+solver.errors.CardError: holdings: card 0 appears twice in a holding
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from itertools import permutations
+from math import comb
+
+import numpy as np
+
+from solver.errors import CardError
+from solver.game.arrangement import Arrangement
+from solver.game.cards import DECK_SIZE, N_RANKS, N_SUITS
+from solver.models.mixture import Mixture
+
+__all__ = [
+    "CARD_PERMUTATIONS",
+    "INVERSES",
+    "SUIT_PERMUTATIONS",
+    "canonical_key",
+    "canonical_masks",
+    "canonical_mirror_holdings",
+    "class_count",
+    "deal_count",
+    "holding_of",
+    "mask_of",
+    "mirror_class_count",
+    "orbit_sizes",
+    "relabel",
+    "relabel_masks",
+    "relabel_mixture",
+    "removed_card_masks",
+]
+
+SUIT_PERMUTATIONS = np.array(list(permutations(range(N_SUITS))), dtype=np.int64)
+"""The 24 relabellings of the suits, ``(24, 4)``; row 0 is the identity."""
+
+CARD_PERMUTATIONS = (
+    N_SUITS * (np.arange(DECK_SIZE) // N_SUITS)[None, :]
+    + SUIT_PERMUTATIONS[:, np.arange(DECK_SIZE) % N_SUITS]
+)
+"""Card ``c`` relabelled by ``g`` is ``CARD_PERMUTATIONS[g, c]``, ``(24, 32)``."""
+
+INVERSES = np.array(
+    [
+        int(np.flatnonzero((np.argsort(p) == SUIT_PERMUTATIONS).all(axis=1))[0])
+        for p in SUIT_PERMUTATIONS
+    ]
+)
+"""The index of the inverse of each relabelling."""
+
+_BITS = np.int64(1) << np.arange(DECK_SIZE, dtype=np.int64)
+
+
+@lru_cache(maxsize=1)
+def _half_tables() -> np.ndarray:
+    """Image of every 16-bit half-mask (four ranks) under every relabelling, ``(24, 65536)``."""
+    halves = np.arange(1 << 16, dtype=np.int64)
+    images = CARD_PERMUTATIONS[:, :16]  # the low four ranks; the high ones act alike
+    table = np.zeros((len(SUIT_PERMUTATIONS), halves.size), dtype=np.int64)
+    for bit in range(16):
+        table |= ((halves >> bit) & 1)[None, :] << images[:, bit : bit + 1]
+    return table
+
+
+def relabel_masks(masks: np.ndarray) -> np.ndarray:
+    """Every relabelling of each mask: ``(..., 24)`` from ``(...)`` int64 masks."""
+    tables = _half_tables()
+    masks = np.asarray(masks, dtype=np.int64)[..., None]
+    rows = np.arange(len(SUIT_PERMUTATIONS))
+    return tables[rows, masks & 0xFFFF] | (tables[rows, (masks >> 16) & 0xFFFF] << 16)
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The 32-bit mask of a set of cards.
+
+    >>> mask_of([0, 1, 31])
+    2147483651
+    """
+    ids = np.fromiter((int(c) for c in cards), dtype=np.int64)
+    if ids.size and (ids.min() < 0 or ids.max() >= DECK_SIZE):
+        raise CardError(f"holdings: card ids must be in 0..{DECK_SIZE - 1}", argument="holdings")
+    if np.unique(ids).size != ids.size:
+        duplicate = int(np.flatnonzero(np.bincount(ids) > 1)[0])
+        raise CardError(
+            f"holdings: card {duplicate} appears twice in a holding", argument="holdings"
+        )
+    return int(_BITS[ids].sum())
+
+
+def holding_of(mask: int) -> tuple[int, ...]:
+    """The sorted cards of a mask.
+
+    >>> holding_of(2147483651)
+    (0, 1, 31)
+    """
+    return tuple(int(c) for c in np.flatnonzero((int(mask) >> np.arange(DECK_SIZE)) & 1))
+
+
+def relabel(cards: Iterable[int], g: int) -> tuple[int, ...]:
+    """Cards relabelled by relabelling ``g`` (0..23), in the same order.
+
+    >>> relabel((0, 5, 31), 23)  # suits reversed: ♣ <-> ♠, ♦ <-> ♥
+    (3, 6, 28)
+    """
+    return tuple(int(c) for c in CARD_PERMUTATIONS[g, np.fromiter(cards, dtype=np.int64)])
+
+
+def canonical_key(
+    holdings: tuple[Iterable[int], Iterable[int]],
+) -> tuple[tuple[int, int], int]:
+    """The canonical key ``(first mask, second mask)`` of a deal, and a relabelling to it.
+
+    Returns ``(key, g)``: relabelling the deal by ``g`` gives the canonical
+    deal; relabelling the canonical deal's strategies by ``INVERSES[g]`` gives
+    strategies of this deal.
+    """
+    first, second = (mask_of(h) for h in holdings)
+    images = relabel_masks(np.array([first, second]))  # (2, 24)
+    order = np.lexsort((images[1], images[0]))
+    g = int(order[0])
+    return (int(images[0, g]), int(images[1, g])), g
+
+
+def canonical_masks(masks: np.ndarray) -> np.ndarray:
+    """The canonical (smallest) relabelling of each holding mask (mirror deals)."""
+    return relabel_masks(masks).min(axis=-1)
+
+
+def orbit_sizes(first: np.ndarray, second: np.ndarray | None = None) -> np.ndarray:
+    """Number of distinct deals in the orbit of each deal (1 to 24).
+
+    >>> orbit_sizes(np.array([mask_of(range(25))])).tolist()
+    [4]
+    """
+    images = relabel_masks(first)
+    if second is not None:
+        images = (images << 32) | relabel_masks(second)  # both masks fit in 64 bits as a pair
+    ordered = np.sort(images, axis=-1)
+    return 1 + (np.diff(ordered, axis=-1) != 0).sum(axis=-1)
+
+
+def relabel_mixture(mixture: Mixture, g: int) -> Mixture:
+    """A mixture with every arrangement's cards relabelled by ``g``."""
+    arrays = np.stack([a.array() for a in mixture.arrangements])
+    relabelled = CARD_PERMUTATIONS[g][arrays]
+    arrangements = tuple(Arrangement.from_array(a) for a in relabelled)
+    return Mixture(arrangements, mixture.probabilities, dict(mixture.metadata))
+
+
+def _fixed_counts(n_removed: int) -> np.ndarray:
+    """``|Fix(g)|`` for each relabelling: sets of ``n_removed`` cards made of whole cycles."""
+    counts = []
+    for perm in SUIT_PERMUTATIONS:
+        polynomial = np.zeros(DECK_SIZE + 1, dtype=object)  # exact big integers
+        polynomial[0] = 1
+        for length in _cycle_lengths(perm):
+            for _ in range(N_RANKS):
+                shifted = np.zeros_like(polynomial)
+                shifted[length:] = polynomial[:-length]
+                polynomial = polynomial + shifted
+        counts.append(polynomial[n_removed])
+    return np.array(counts, dtype=object)
+
+
+def _cycle_lengths(perm: np.ndarray) -> list[int]:
+    seen, lengths = set(), []
+    for start in range(len(perm)):
+        length, suit = 0, start
+        while suit not in seen:
+            seen.add(suit)
+            suit, length = int(perm[suit]), length + 1
+        if length:
+            lengths.append(length)
+    return lengths
+
+
+def class_count(n_removed: int = 7, pairs: bool = False) -> int:
+    """Number of orbits of deals with ``n_removed`` turned-up cards (Burnside's lemma).
+
+    ``pairs``: ordered pairs of holdings (independent mode) rather than one.
+
+    >>> class_count(7) * 24 > comb(32, 7)
+    True
+    """
+    fixed = _fixed_counts(n_removed)
+    total = int(sum(f * f for f in fixed)) if pairs else int(sum(fixed))
+    return total // len(SUIT_PERMUTATIONS)
+
+
+def mirror_class_count(n_removed: int = 7) -> int:
+    """Number of mirror deals up to the suits' symmetry."""
+    return class_count(n_removed)
+
+
+def deal_count(n_removed: int = 7, pairs: bool = False) -> int:
+    """Number of deals (sets, or ordered pairs of sets, of turned-up cards)."""
+    single = comb(DECK_SIZE, n_removed)
+    return single * single if pairs else single
+
+
+def removed_card_masks(n_removed: int) -> Iterator[np.ndarray]:
+    """Every set of ``n_removed`` cards as a mask, in chunks (by the highest card).
+
+    The sets are built up one card at a time in numpy; the last step is
+    streamed, one chunk per highest card, so the whole list (3,365,856 sets
+    of seven) never exists at once.
+
+    >>> sum(chunk.size for chunk in removed_card_masks(2)) == comb(32, 2)
+    True
+    """
+    if n_removed == 0:
+        yield np.zeros(1, dtype=np.int64)
+        return
+    # Sets of n_removed - 1 cards, sorted by their highest card ("last").
+    masks, last = np.zeros(1, dtype=np.int64), np.full(1, -1, dtype=np.int64)
+    for _ in range(n_removed - 1):
+        masks, last = _extend(masks, last)
+    for card in range(DECK_SIZE):
+        # Rows are sorted by last: those below card are a prefix.
+        below = int(np.searchsorted(last, card))
+        if below:
+            yield masks[:below] | _BITS[card]
+
+
+def _extend(masks: np.ndarray, last: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    parts, lasts = [], []
+    for card in range(DECK_SIZE):
+        below = int(np.searchsorted(last, card))
+        parts.append(masks[:below] | _BITS[card])
+        lasts.append(np.full(below, card, dtype=np.int64))
+    return np.concatenate(parts), np.concatenate(lasts)
+
+
+def canonical_mirror_holdings(n_removed: int = 7) -> Iterator[np.ndarray]:
+    """The canonical holding mask of every mirror class, in chunks (streamed)."""
+    full = (1 << DECK_SIZE) - 1
+    for removed in removed_card_masks(n_removed):
+        holdings = full ^ removed
+        canonical = holdings[canonical_masks(holdings) == holdings]
+        if canonical.size:
+            yield canonical

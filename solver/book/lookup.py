@@ -1,0 +1,138 @@
+"""Equilibria through the book: look the deal up first, solve and store it otherwise.
+
+A deal is mapped to its canonical representative by a relabelling ``g`` of
+the suits (:mod:`solver.book.canonical`).  A stored solution of the
+canonical deal is an equilibrium of this deal once its arrangements are
+relabelled back by ``g``'s inverse: relabelling the suits changes no hand's
+strength, so every payoff, the value, the bounds and the gap are the same.
+A deal not in the book (or stored with a gap above the tolerance asked for)
+is solved in its canonical form, stored, and mapped back the same way.
+
+>>> import tempfile, pathlib
+>>> from solver.book.store import Book
+>>> from solver.game.deal import deal
+>>> rules = Rules(position_points=(6, 7))
+>>> h = deal(seed=3, rules=rules).holdings[0]
+>>> with Book(pathlib.Path(tempfile.mkdtemp()) / "b.sqlite") as book:
+...     first = solve_with_book(h, h, "margin", rules, book)
+...     again = solve_with_book(h, h, "margin", rules, book)
+>>> first.from_book, again.from_book, again.result.value == first.result.value
+(False, True, True)
+>>> solve_with_book(h, h, "points", rules, None)
+Traceback (most recent call last):
+    ...
+solver.errors.SolverError: payoff 'points' is not margin or win
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from solver.book.canonical import INVERSES, canonical_key, holding_of, orbit_sizes, relabel_mixture
+from solver.book.store import Book, record
+from solver.equilibria.equilibrium import EquilibriumResult, Payoff, solve
+from solver.errors import SolverError
+from solver.game.rules import DEFAULT_RULES, Rules
+
+__all__ = ["BookAnswer", "solve_canonical", "solve_with_book"]
+
+
+@dataclass(frozen=True)
+class BookAnswer:
+    """An equilibrium of the deal asked about, and whether the book had it."""
+
+    result: EquilibriumResult
+    from_book: bool
+
+
+def _payoff(payoff: Payoff | str) -> Payoff:
+    try:
+        return Payoff(payoff)
+    except ValueError:
+        raise SolverError(f"payoff {payoff!r} is not margin or win") from None
+
+
+def _map_back(result: EquilibriumResult, g: int) -> EquilibriumResult:
+    """The canonical deal's result as one of the deal that ``g`` maps to it."""
+    inverse = int(INVERSES[g])
+    row = relabel_mixture(result.row, inverse)
+    column = row if result.column == result.row else relabel_mixture(result.column, inverse)
+    return replace(result, row=row, column=column)
+
+
+def solve_canonical(
+    key: tuple[int, int],
+    rules: Rules,
+    payoff: Payoff | str,
+    *,
+    tolerance: float = 1e-9,
+    time_limit: float | None = None,
+) -> tuple[object, ...]:
+    """Solve the canonical deal ``key`` and return its book row (what build workers run)."""
+    result = solve(
+        holding_of(key[0]),
+        holding_of(key[1]),
+        rules,
+        payoff,
+        tolerance=tolerance,
+        time_limit=time_limit,
+    )
+    return record(key, _orbit(key), result)
+
+
+def _orbit(key: tuple[int, int]) -> int:
+    return int(orbit_sizes(np.array([key[0]]), np.array([key[1]]))[0])
+
+
+def solve_with_book(
+    first: Iterable[int],
+    second: Iterable[int],
+    payoff: Payoff | str = Payoff.MARGIN,
+    rules: Rules | None = None,
+    book: Book | None = None,
+    *,
+    tolerance: float = 1e-9,
+    time_limit: float | None = None,
+) -> BookAnswer:
+    """An equilibrium of the deal, from ``book`` when it holds one, else solved and stored.
+
+    Parameters
+    ----------
+    first, second
+        Player 1's and player 2's holdings.
+    payoff, rules
+        The game.
+    book
+        The solution book; ``None`` solves without one.
+    tolerance, time_limit
+        As for :func:`solver.equilibria.equilibrium.solve`.  A stored
+        solution is used only when its gap is at most ``tolerance``; a new
+        one replaces a stored one only when its gap is smaller.
+
+    Returns
+    -------
+    BookAnswer
+        The result for the deal as given (its own suits) and its source.
+    """
+    payoff = _payoff(payoff)
+    rules = rules or DEFAULT_RULES
+    if book is None:
+        result = solve(first, second, rules, payoff, tolerance=tolerance, time_limit=time_limit)
+        return BookAnswer(result, False)
+    key, g = canonical_key((tuple(first), tuple(second)))
+    entry = book.get(key, rules, payoff)
+    if entry is not None and entry.gap <= tolerance:
+        return BookAnswer(entry.equilibrium(int(INVERSES[g])), True)
+    canonical = solve(
+        holding_of(key[0]),
+        holding_of(key[1]),
+        rules,
+        payoff,
+        tolerance=tolerance,
+        time_limit=time_limit,
+    )
+    book.put([record(key, _orbit(key), canonical)])
+    return BookAnswer(_map_back(canonical, g), False)

@@ -1,0 +1,214 @@
+"""The ``quintet book`` sub-commands (``build``, ``stats``) and the book options of other commands.
+
+``--book PATH`` and ``--no-book`` (:func:`add_book_arguments`) let
+``equilibrium`` and ``suggest --against equilibrium`` look a deal up in the
+solution book first and store what they solve; by default they use the
+book in the user's cache directory (:func:`solver.book.store.default_book_path`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from solver.book.build import BuildProgress, build
+from solver.book.lookup import BookAnswer, solve_with_book
+from solver.book.stats import book_stats
+from solver.book.store import Book, default_book_path
+from solver.cli.commands import Command, non_negative_int, rules_from_args
+from solver.cli.report import Output
+from solver.cli.report_book import build_report, progress_line, source_report, stats_report
+from solver.equilibria.equilibrium import Payoff
+from solver.game.rules import Rules
+
+__all__ = ["COMMANDS", "add_book_arguments", "book_from_args", "equilibrium_from_book"]
+
+_FLAGS = {"book": "--book", "jobs": "--jobs", "scheduler": "--scheduler", "deals": "--deals"}
+
+
+def add_book_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--book PATH`` and ``--no-book``."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--book",
+        metavar="PATH",
+        default=None,
+        help=f"the solution book to look deals up in and store solutions to (default "
+        f"{default_book_path()}: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
+    )
+    group.add_argument(
+        "--no-book", action="store_true", help="neither look up nor store (solve afresh)"
+    )
+
+
+def book_from_args(args: argparse.Namespace) -> Book | None:
+    """The book chosen by ``--book``/``--no-book`` (opened), or None."""
+    if args.no_book:
+        return None
+    return Book(args.book)
+
+
+def equilibrium_from_book(
+    args: argparse.Namespace,
+    first: Iterable[int],
+    second: Iterable[int],
+    rules: Rules,
+    payoff: Payoff | str,
+    *,
+    tolerance: float = 1e-9,
+    time_limit: float | None = None,
+) -> tuple[BookAnswer, Path | None]:
+    """The equilibrium through the book chosen by the arguments, and the book's path."""
+    book = book_from_args(args)
+    try:
+        answer = solve_with_book(
+            first, second, payoff, rules, book, tolerance=tolerance, time_limit=time_limit
+        )
+    finally:
+        if book is not None:
+            book.close()
+    return answer, None if book is None else book.path
+
+
+def with_source(output: Output, path: Path | None, from_book: bool) -> Output:
+    """The report, saying whether the answer came from the book."""
+    return source_report(output, path, from_book)
+
+
+class _Progress:
+    """The build's progress on stderr: rewritten in place on a terminal, else every 10 s."""
+
+    def __init__(self) -> None:
+        self.terminal = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, progress: BuildProgress) -> None:
+        now = time.monotonic()
+        final = progress.done >= progress.total
+        if self.terminal:
+            sys.stderr.write(f"\r{progress_line(progress)}   " + ("\n" if final else ""))
+        elif final or now - self.last >= 10.0:
+            sys.stderr.write(progress_line(progress) + "\n")
+            self.last = now
+        sys.stderr.flush()
+
+
+def _positive_int(text: str) -> int:
+    value = non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _build_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--book",
+        metavar="PATH",
+        default=None,
+        help="the book file (default: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
+    )
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--deals", type=_positive_int, metavar="N", help="N seeded deals")
+    which.add_argument("--all", action="store_true", help="every mirror class (mirror mode)")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, help="seed of the deals (default 0)"
+    )
+    parser.add_argument(
+        "--payoff",
+        choices=["margin", "win", "both"],
+        default="margin",
+        help="the payoff(s) to solve each deal for (default margin)",
+    )
+    parser.add_argument("--jobs", type=_positive_int, default=1, help="workers (default 1)")
+    parser.add_argument(
+        "--backend",
+        choices=["local", "dask"],
+        default="local",
+        help="local processes (default) or a Dask cluster",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="with --backend dask: a running scheduler (default: a local cluster of --jobs workers)",
+    )
+
+
+def _build(args: argparse.Namespace) -> Output:
+    payoffs = ["margin", "win"] if args.payoff == "both" else [args.payoff]
+    path = Path(args.book) if args.book else default_book_path()
+    summary = build(
+        path,
+        rules_from_args(args),
+        payoffs,
+        deals=None if args.all else args.deals,
+        seed=args.seed,
+        jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        on_progress=_Progress(),
+    )
+    return build_report(summary, path)
+
+
+def _stats_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--book",
+        metavar="PATH",
+        default=None,
+        help="the book file (default: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
+    )
+
+
+def _stats(args: argparse.Namespace) -> Output:
+    with Book(args.book, create=False) as book:
+        return stats_report(book_stats(book), book.path)
+
+
+def _book_arguments(parser: argparse.ArgumentParser) -> None:
+    # The sub-commands take the usual output (and, for build, rule) options.
+    from solver.cli.main import _subparser
+
+    actions = parser.add_subparsers(
+        dest="book_command", metavar="ACTION", parser_class=type(parser)
+    )
+    actions.required = True
+    for name, help_text, add, run, rules in (
+        (
+            "build",
+            "solve and store canonical deals not yet in the book",
+            _build_arguments,
+            _build,
+            True,
+        ),
+        (
+            "stats",
+            "what the book holds: coverage, solve times, equilibria ex ante",
+            _stats_arguments,
+            _stats,
+            False,
+        ),
+    ):
+        child = _subparser(actions, name, help_text, rules=rules)
+        add(child)
+        child.set_defaults(book_action=run, flags=_FLAGS)
+
+
+def _book(args: argparse.Namespace) -> Output:
+    output: Output = args.book_action(args)
+    return output
+
+
+COMMANDS: list[Command] = [
+    Command(
+        "book",
+        "the solution book: solved canonical deals (build, stats)",
+        _book_arguments,
+        _book,
+        rules=False,
+        flags=_FLAGS,
+    ),
+]

@@ -1,0 +1,131 @@
+"""Reports of the solution book: builds, statistics, and where an answer came from."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from solver.book.build import BuildProgress, BuildSummary
+from solver.book.stats import GameStats
+from solver.cli.report import Output
+from solver.game.payloads import rules_payload
+
+__all__ = ["build_report", "progress_line", "source_report", "stats_report"]
+
+
+def _duration(duration: float) -> str:
+    """``1h02m``, ``3m05s`` or ``12s``.
+
+    >>> _duration(3725), _duration(185), _duration(12.4)
+    ('1h02m', '3m05s', '12s')
+    """
+    seconds = round(duration)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    if seconds >= 60:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds}s"
+
+
+def progress_line(progress: BuildProgress) -> str:
+    """The build's progress: units done, rate and time left.
+
+    >>> progress_line(BuildProgress(done=10, total=40, seconds=20.0))
+    '10/40 solved, 1800 per hour, 1m00s left'
+    """
+    eta = "?" if progress.eta is None else _duration(progress.eta)
+    return (
+        f"{progress.done}/{progress.total} solved, {3600 * progress.rate:.0f} per hour, {eta} left"
+    )
+
+
+def build_report(summary: BuildSummary, path: Path) -> Output:
+    """What a build did."""
+    text = (
+        f"book {path}: {summary.asked} asked (deals x payoffs), {summary.stored_before} "
+        f"already stored, {summary.solved} solved in {_duration(summary.seconds)}"
+    )
+    payload = {
+        "book": str(path),
+        "asked": summary.asked,
+        "stored_before": summary.stored_before,
+        "solved": summary.solved,
+        "seconds": summary.seconds,
+    }
+    return Output(text, payload)
+
+
+def _game_payload(stats: GameStats) -> dict[str, Any]:
+    return {
+        "rules": rules_payload(stats.rules),
+        "payoff": stats.payoff.value,
+        "deals": stats.deals,
+        "classes": stats.classes,
+        "class_share": stats.class_share,
+        "deal_share": stats.deal_share,
+        "seconds": stats.seconds,
+        "support": stats.support,
+        "max_gap": stats.max_gap,
+        "converged_share": stats.converged_share,
+        "concede_by_position": list(stats.concede),
+        "combinations_by_position": list(stats.combinations),
+        "value": stats.value,
+    }
+
+
+def _game_lines(stats: GameStats) -> list[str]:
+    rules = stats.rules
+    points = "-".join(str(p) for p in rules.position_points)
+    lines = [
+        f"{rules.discard_mode.value} ({points} points), {stats.payoff.value} payoff: "
+        f"{stats.deals:,} of {stats.classes:,} classes ({100 * stats.class_share:.4g}%), "
+        f"standing for {100 * stats.deal_share:.4g}% of all deals",
+        f"  solve time: total {_duration(stats.seconds['total'])}, mean "
+        f"{stats.seconds['mean']:.2f} s, median {stats.seconds['median']:.2f} s, "
+        f"90% {stats.seconds['p90']:.2f} s, max {stats.seconds['max']:.2f} s",
+        f"  support sizes: median {stats.support['row_median']:g} / "
+        f"{stats.support['column_median']:g}, max {stats.support['row_max']:g} / "
+        f"{stats.support['column_max']:g} (player 1 / player 2)",
+        f"  certified gap at most {stats.max_gap:.2g}; converged {100 * stats.converged_share:.4g}%",
+        "  ex ante, weighted by orbit size (player 1):",
+    ]
+    for position, (concede, kinds) in enumerate(
+        zip(stats.concede, stats.combinations, strict=True), start=1
+    ):
+        top = ", ".join(f"{name} {100 * share:.1f}%" for name, share in list(kinds.items())[:4])
+        lines.append(
+            f"    position {position} ({rules.position_points[position - 1]} points): "
+            f"conceded {100 * concede:.1f}%; {top}"
+        )
+    value = stats.value
+    lines.append(
+        f"  game value: mean {value['mean']:.4g}, 10% {value['p10']:.4g}, median "
+        f"{value['median']:.4g}, 90% {value['p90']:.4g} (min {value['min']:.4g}, "
+        f"max {value['max']:.4g})"
+    )
+    return lines
+
+
+def stats_report(games: list[GameStats], path: Path) -> Output:
+    """Statistics of every game in the book."""
+    lines = [f"book {path}: {sum(g.deals for g in games):,} solutions"]
+    for stats in games:
+        lines.extend(_game_lines(stats))
+    payload = {
+        "book": str(path),
+        "deals": sum(g.deals for g in games),
+        "games": [_game_payload(g) for g in games],
+    }
+    return Output("\n".join(lines), payload)
+
+
+def source_report(output: Output, path: Path | None, from_book: bool) -> Output:
+    """A report with where its equilibrium came from: the book, or solved (and stored)."""
+    if path is None:
+        line, book = "book: not used (--no-book)", None
+    elif from_book:
+        line, book = f"book: from {path}", {"path": str(path), "from_book": True}
+    else:
+        line, book = f"book: solved, stored in {path}", {"path": str(path), "from_book": False}
+    return replace(output, text=f"{output.text}\n{line}", payload={**output.payload, "book": book})
