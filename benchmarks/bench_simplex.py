@@ -27,10 +27,9 @@ from threadpoolctl import threadpool_limits
 
 from solver.cli.arguments import non_negative_int, positive_float
 from solver.equilibria.equilibrium import solve
-from solver.game.deal import deal
+from solver.game.deal import deal, deal_seed
 from solver.game.rules import DEFAULT_RULES
 from solver.models.packets import check_holding
-from solver.play.tournament import deal_seed
 from solver.response.frontier import cached_frontier
 
 ENGINES = {"warm simplex": True, "GLOP from scratch": False}

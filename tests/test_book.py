@@ -15,15 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.book.build import build, deal_seed, seeded_keys
+from solver.book.build import build, seeded_keys
 from solver.book.canonical import INVERSES, canonical_key, relabel
 from solver.book.lookup import solve_with_book
 from solver.book.store import SCHEMA_VERSION, Book, BookError, default_book_path
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff, solve
-from solver.game.deal import deal
+from solver.game.deal import deal, deal_seed
 from solver.game.rules import Rules
 from solver.models.opponents import Objective
-from solver.play.tournament import deal_seed as tournament_deal_seed
 from solver.response.frontier_response import frontier_best_response
 
 SMALL = Rules(position_points=(6, 7))
@@ -61,9 +60,10 @@ def test_the_test_suite_never_uses_the_real_cache() -> None:
     assert not str(default_book_path()).startswith(str(Path.home() / ".cache"))
 
 
-def test_build_seeds_are_the_tournaments() -> None:
-    for seed, index in [(0, 0), (1, 5), (123, 999)]:
-        assert deal_seed(seed, index) == tournament_deal_seed(seed, index)
+def test_seeded_keys_are_the_series_deals_each_once() -> None:
+    keys = seeded_keys(12, 3, SMALL)
+    expected = [canonical_key(deal(deal_seed(3, i), SMALL).holdings)[0] for i in range(12)]
+    assert keys == list(dict.fromkeys(expected))
 
 
 @pytest.mark.parametrize(

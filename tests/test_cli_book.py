@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.book.build import deal_seed
 from solver.book.canonical import relabel
 from solver.cli.main import main
 from solver.game.cards import format_cards
-from solver.game.deal import deal
+from solver.game.deal import deal, deal_seed
 
 SEED = deal_seed(0, 0)  # deal 0 of a build seeded 0
 

@@ -26,7 +26,7 @@ import pytest
 from solver.cli.report_games import tournament_report
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
-from solver.game.deal import deal
+from solver.game.deal import deal, deal_seed
 from solver.game.evaluator import strength
 from solver.game.rules import Rules
 from solver.models.opponents import Objective, Opponent
@@ -36,7 +36,6 @@ from solver.play.tournament import (
     EXACT_GAP,
     TournamentConfig,
     TournamentResult,
-    deal_seed,
     play_deal,
     run,
 )

@@ -1,7 +1,7 @@
 """Building the book: solve every canonical deal asked for that is not stored yet.
 
 The deals asked for are either ``deals`` seeded deals (deal ``i`` is dealt
-from the tournament's seed of deal ``i``, :func:`deal_seed`, so a book and a
+from the tournament's seed of deal ``i``, :func:`solver.game.deal.deal_seed`, so a book and a
 tournament with the same seed share their deals) or every mirror class
 (``deals=None``; streamed from :func:`solver.book.canonical.canonical_mirror_holdings`).
 Each is reduced to its canonical key; keys already stored are skipped.
@@ -46,24 +46,13 @@ from solver.book.lookup import solve_canonical
 from solver.book.store import Book
 from solver.equilibria.equilibrium import Payoff
 from solver.game.cards import DECK_SIZE, HAND_SIZE
-from solver.game.deal import deal
+from solver.game.deal import deal, deal_seed
 from solver.game.rules import DiscardMode, Rules
 
-__all__ = ["BuildProgress", "BuildSummary", "build", "deal_seed", "seeded_keys"]
+__all__ = ["BuildProgress", "BuildSummary", "build", "seeded_keys"]
 
 Key = tuple[int, int]
 Task = tuple[Key, str]
-
-
-def deal_seed(seed: int, index: int) -> int:
-    """The seed of deal ``index`` of a build (or tournament) seeded ``seed``.
-
-    The same as :func:`solver.play.tournament.deal_seed` (a test checks it).
-
-    >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
-    True
-    """
-    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
 
 
 def seeded_keys(deals: int, seed: int, rules: Rules) -> list[Key]:

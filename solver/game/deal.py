@@ -31,7 +31,7 @@ from solver.errors import RulesError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.rules import DEFAULT_RULES, DiscardMode, Rules
 
-__all__ = ["Deal", "deal", "make_rng"]
+__all__ = ["Deal", "deal", "deal_seed", "make_rng"]
 
 
 @dataclass(frozen=True)
@@ -135,3 +135,15 @@ def deal(seed: int | np.random.Generator | None = None, rules: Rules | None = No
         exposed=exposed,
         holdings=holdings,
     )
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a series seeded ``seed`` (tournaments, book builds).
+
+    Independent of every other deal of the series, so a series can be split
+    across processes or resumed in any order.
+
+    >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
+    True
+    """
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])

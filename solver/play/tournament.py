@@ -38,7 +38,7 @@ from threadpoolctl import threadpool_limits
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import QuintetError
 from solver.game.arrangement import points_against
-from solver.game.deal import deal
+from solver.game.deal import deal, deal_seed
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.models.opponents import Objective, Opponent
 from solver.play.players import PLAYER_NAMES, equilibrium_strategies, player, players
@@ -52,7 +52,6 @@ __all__ = [
     "PlayerStats",
     "TournamentConfig",
     "TournamentResult",
-    "deal_seed",
     "play_deal",
     "run",
 ]
@@ -119,15 +118,6 @@ class DealRecord:
     frontier_seconds: float
     plays: tuple[Play, ...]
     games: tuple[Game, ...]
-
-
-def deal_seed(seed: int, index: int) -> int:
-    """The seed of deal ``index`` of a tournament seeded ``seed``.
-
-    >>> deal_seed(1, 0) == deal_seed(1, 0) != deal_seed(1, 1)
-    True
-    """
-    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
 
 
 def play_deal(config: TournamentConfig, index: int) -> DealRecord:
