@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +38,7 @@ from solver.play.players import equilibrium_mixture, equilibrium_response
 from solver.response.best_response import DEFAULT_SAMPLES, top_responses
 from solver.response.frontier_response import frontier_best_response
 
-__all__ = ["COMMANDS", "opponent_from_args", "parse_fix"]
+__all__ = ["COMMANDS", "equilibrium_output", "opponent_from_args", "parse_fix", "suggest_output"]
 
 AGAINST_HELP = (
     "the opponent model: random (arranges uniformly at random, default), greedy "
@@ -204,7 +207,31 @@ def _context(setup: Setup, rules: Rules, against: str) -> SuggestContext:
 
 def _suggest(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
-    setup = holdings_from_args(args, rules)
+    options = {key: getattr(args, key) for key in SUGGEST_DEFAULTS}
+    return suggest_output(holdings_from_args(args, rules), rules, args.lang, **options)
+
+
+# The options of ``suggest`` (argument name: default), as the parser declares them.
+SUGGEST_DEFAULTS: dict[str, Any] = {
+    "against": None,
+    "known": None,
+    "objective": "margin",
+    "time_limit": None,
+    "top": 1,
+    "fix": None,
+    "samples": DEFAULT_SAMPLES,
+    "workers": 2,
+    "engine": "cpsat",
+    "payoff": "margin",
+}
+
+
+def suggest_output(setup: Setup, rules: Rules, lang: str, **options: Any) -> Output:
+    """The ``suggest`` report for ``setup`` (argparse-free; options as in :data:`SUGGEST_DEFAULTS`)."""
+    unknown = set(options) - set(SUGGEST_DEFAULTS)
+    if unknown:
+        raise TypeError(f"suggest_output: unknown options {sorted(unknown)}")
+    args = SimpleNamespace(**{**SUGGEST_DEFAULTS, **options})
     rng = np.random.default_rng([setup.seed, 1])
     against = args.against or ("known" if args.known is not None else "random")
     if args.engine == "frontier" and args.top > 1:
@@ -242,7 +269,7 @@ def _suggest(args: argparse.Namespace) -> Output:
                 **common,
             )
     context = _context(setup, rules, description)
-    return suggest_report(results, context, args.lang)
+    return suggest_report(results, context, lang)
 
 
 def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
@@ -294,20 +321,47 @@ def _progress(record: IterationRecord) -> None:
 def _equilibrium(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     setup = holdings_from_args(args, rules)
-    oracle = DoubleOracle(setup.mine, setup.theirs, rules, args.payoff)
     show_progress = sys.stderr.isatty() and not args.json
-    history = []
-    for record in oracle.iterations(tolerance=args.tolerance, time_limit=args.time_limit):
-        history.append(record)
-        if show_progress:
-            _progress(record)
+    output = equilibrium_output(
+        setup,
+        rules,
+        args.lang,
+        payoff=args.payoff,
+        tolerance=args.tolerance,
+        time_limit=args.time_limit,
+        show=args.show,
+        out=args.out,
+        on_record=_progress if show_progress else None,
+    )
     if show_progress:
         sys.stderr.write("\n")
-    result = replace(oracle.result(args.tolerance), history=tuple(history))
-    if args.out:
-        write_mixture(equilibrium_mixture(result, setup.theirs), args.out)
+    return output
+
+
+def equilibrium_output(
+    setup: Setup,
+    rules: Rules,
+    lang: str,
+    *,
+    payoff: str = "margin",
+    tolerance: float = 1e-9,
+    time_limit: float | None = None,
+    show: int = 10,
+    out: str | None = None,
+    on_record: Callable[[IterationRecord], None] | None = None,
+) -> Output:
+    """The ``equilibrium`` report for ``setup`` (argparse-free); ``on_record`` sees each iteration."""
+    oracle = DoubleOracle(setup.mine, setup.theirs, rules, payoff)
+    history = []
+    for record in oracle.iterations(tolerance=tolerance, time_limit=time_limit):
+        history.append(record)
+        if on_record is not None:
+            on_record(record)
+    result = replace(oracle.result(tolerance), history=tuple(history))
+    if out:
+        write_mixture(equilibrium_mixture(result, setup.theirs), out)
     context = _context(setup, rules, "equilibrium")
-    return equilibrium_report(result, context, args.lang, limit=args.show)
+    return equilibrium_report(result, context, lang, limit=show)
 
 
 COMMANDS: list[Command] = [
