@@ -19,7 +19,6 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -43,7 +42,10 @@ SECURITY_HEADERS = [
 
 
 class BodyLimit:
-    """ASGI middleware: 413 for bodies over ``limit`` bytes, declared or streamed."""
+    """ASGI middleware: 413 for bodies over ``limit`` bytes, declared or streamed.
+
+    The body is read here first (it is small, or refused), then handed on.
+    """
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
         self.app, self.limit = app, limit
@@ -56,24 +58,23 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await _too_large(self.limit, send)
             return
-        received = 0
-
-        async def counted() -> Message:
-            nonlocal received
+        messages: list[Message] = []
+        size, more = 0, True
+        while more:
             message = await receive()
-            received += len(message.get("body", b""))
-            if received > self.limit:
-                raise _BodyTooLargeError
-            return message
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await _too_large(self.limit, send)
+                return
+            more = message.get("more_body", False)
 
-        try:
-            await self.app(scope, counted, send)
-        except _BodyTooLargeError:
-            await _too_large(self.limit, send)
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
 
-
-class _BodyTooLargeError(Exception):
-    pass
+        await self.app(scope, replay, send)
 
 
 async def _too_large(limit: int, send: Send) -> None:
@@ -129,17 +130,18 @@ def _add_error_handlers(app: FastAPI) -> None:
 
 def _endpoints_page(app: FastAPI) -> str:
     rows = "".join(
-        f"<tr><td>{', '.join(sorted(route.methods or ()))}</td><td><code>{html.escape(route.path)}"
-        f"</code></td><td>{html.escape(route.summary or route.name)}</td></tr>"
-        for route in app.routes
-        if isinstance(route, APIRoute) and route.include_in_schema
+        f"<tr><td>{method.upper()}</td><td><code>{html.escape(path)}</code></td>"
+        f"<td>{html.escape(operation.get('summary', ''))}</td></tr>"
+        for path, operations in app.openapi()["paths"].items()
+        for method, operation in operations.items()
     )
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>quintet API</title>"
         "<link rel='stylesheet' href='/style.css'></head><body class='docs'>"
         f"<h1>quintet API {__version__}</h1><p>The OpenAPI document: "
         "<a href='/openapi.json'>/openapi.json</a>. Each endpoint returns the JSON document "
-        "the command line prints with <code>--json</code>.</p>"
+        "the command line prints with <code>--json</code>; request bodies are limited to "
+        f"{MAX_BODY_BYTES} bytes (413 beyond).</p>"
         f"<table id='endpoints'>{rows}</table></body></html>"
     )
 
