@@ -483,7 +483,7 @@
       use.type = "button";
       use.className = "use-eq";
       use.dataset.index = String(k);
-      use.textContent = t("use");
+      use.textContent = t("use_short");
       use.addEventListener("click", () => useArrangement(item.arrangement));
       row.insertCell().appendChild(use);
     });
@@ -491,6 +491,7 @@
     caption.className = "hint";
     caption.textContent = t("chart");
     box.replaceChildren(summary, caption, await strengthChart(shown), table);
+    box.querySelector("#eq-chart").setAttribute("aria-label", t("chart"));
   }
 
   // Strength at each position of each arrangement: one line per arrangement.
