@@ -342,7 +342,7 @@ def test_page_and_assets_come_from_the_package(client):
     page = client.get("/")
     assert page.status_code == 200 and 'id="hand"' in page.text
     assert "default-src 'self'" in page.headers["content-security-policy"]
-    for name in ("app.js", "cards.js", "i18n.js", "style.css"):
+    for name in ("app.js", "panels.js", "cards.js", "i18n.js", "style.css"):
         assert client.get(f"/{name}").status_code == 200
         text = (STATIC / name).read_text(encoding="utf-8")
         assert "https://" not in text and "//cdn" not in text

@@ -227,6 +227,12 @@ def test_deal_lay_out_by_clicking_play_and_switch_to_russian(server, browser):
     assert parse_qs(urlparse(driver.current_url).query)["lang"] == ["ru"]
     driver.execute_script("window.scrollTo(0, 0)")
     shot(driver, "06-russian")
+    assert not script_errors(driver)
+
+
+def script_errors(driver) -> list[str]:
+    """The page's uncaught script errors since the last call (Chromium's console log)."""
+    return [e["message"] for e in driver.get_log("browser") if e.get("source") == "javascript"]
 
 
 # ======================================================================= other ways in
@@ -259,6 +265,7 @@ def test_keyboard_and_drag_and_drop(server, browser):
     # A laid card clicked goes back to the hand.
     css(driver, f'#packet-3 [data-card="{first}"]')[0].click()
     until(driver, lambda d: first in hand_codes(d), "the card back in the hand")
+    assert not script_errors(driver)
 
 
 def test_the_url_restores_the_position(server, browser):
@@ -322,6 +329,7 @@ def test_suggest_and_equilibrium(server, browser):
     assert total <= 1 + 1e-9
     driver.execute_script("document.getElementById('equilibrium-panel').scrollIntoView()")
     shot(driver, "07-equilibrium")
+    assert not script_errors(driver)
 
 
 def test_a_running_solve_shows_progress_and_cancels(server, browser):
@@ -357,7 +365,9 @@ def test_every_page_string_is_in_both_languages(server, browser):
         """
     )
     assert keys["en"] == keys["ru"]
-    script = (STATIC / "app.js").read_text(encoding="utf-8")
+    script = "".join(
+        (STATIC / name).read_text(encoding="utf-8") for name in ("app.js", "panels.js")
+    )
     used = set(keys["used"]) | set(re.findall(r'\bt\("(\w+)"', script))
     assert used <= set(keys["en"]), used - set(keys["en"])
     assert len(used) > 40
