@@ -289,6 +289,18 @@ def test_queued_job_is_cancelled_before_it_starts():
         assert one_slot.get(f"/api/jobs/{first['id']}").json()["state"] == "cancelled"
 
 
+def test_too_many_unfinished_jobs_is_503(monkeypatch):
+    from solver.web import jobs
+
+    monkeypatch.setattr(jobs, "MAX_PENDING", 1)
+    with TestClient(create_app(max_running=1, time_limit=60)) as one_slot:
+        first = one_slot.post("/api/jobs/equilibrium", json={"seed": 5, "payoff": "win"}).json()
+        refused = one_slot.post("/api/jobs/equilibrium", json={"seed": 6})
+        assert refused.status_code == 503
+        assert refused.json()["detail"] == "the server has 1 unfinished jobs; try again later"
+        one_slot.delete(f"/api/jobs/{first['id']}")
+
+
 def test_unknown_job_is_404(client):
     assert client.get("/api/jobs/nope").status_code == 404
     assert client.delete("/api/jobs/nope").json()["detail"] == "no job 'nope'"

@@ -17,7 +17,8 @@ the same input (the same report functions make both):
 =====================  ===============================================
 
 Bad input is answered 422 (the request's shape) or 400 (the library's
-:class:`~solver.errors.QuintetError`, with its one-line message).
+:class:`~solver.errors.QuintetError`, with its one-line message).  A server
+with :data:`~solver.web.jobs.MAX_PENDING` unfinished jobs answers new ones 503.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from solver.game.deal import deal
 from solver.game.payloads import cards_payload, rules_payload
 from solver.game.rules import DiscardMode, Rules
 from solver.play.players import PLAYER_NAMES
-from solver.web.jobs import Job, JobManager, JobState
+from solver.web.jobs import Job, JobManager, JobState, TooManyJobsError
 
 __all__ = ["router"]
 
@@ -201,7 +202,10 @@ def _manager(request: Request) -> JobManager:
 def _submit(request: Request, kind: str, body: HoldingsIn) -> Job:
     # Holdings and options are checked here: bad input is a 400 before any work starts.
     setup, rules = body.setup(), body.rules()
-    return _manager(request).submit(kind, setup, rules, body.options(setup, rules))
+    try:
+        return _manager(request).submit(kind, setup, rules, body.options(setup, rules))
+    except TooManyJobsError as error:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(error)) from None
 
 
 def _finished(job: Job) -> JSONResponse:

@@ -30,7 +30,12 @@ from typing import Any
 from solver.cli.commands import Setup
 from solver.game.rules import Rules
 
-__all__ = ["Job", "JobManager", "JobState"]
+__all__ = ["Job", "JobManager", "JobState", "TooManyJobsError"]
+
+
+class TooManyJobsError(Exception):
+    """The server has :data:`MAX_PENDING` unfinished jobs already."""
+
 
 # Seconds a job may run past its time limit (the solvers stop by themselves
 # at the limit; this is for the parts that cannot be interrupted).
@@ -38,6 +43,8 @@ GRACE_SECONDS = 5.0
 # Finished jobs are forgotten after this many seconds, or when too many are kept.
 KEEP_SECONDS = 600.0
 KEEP_JOBS = 200
+# Unfinished jobs (running or queued) one server accepts; beyond, submit refuses.
+MAX_PENDING = 32
 
 
 class JobState(str, Enum):
@@ -111,12 +118,18 @@ class JobManager:
         self._context = _context()
 
     def submit(self, kind: str, setup: Setup, rules: Rules, options: dict[str, Any]) -> Job:
-        """Queue a job; its ``time_limit`` option is capped at the server's limit."""
+        """Queue a job; its ``time_limit`` option is capped at the server's limit.
+
+        Raises :class:`TooManyJobsError` when :data:`MAX_PENDING` jobs are unfinished.
+        """
         limit = min(options.get("time_limit") or self.time_limit, self.time_limit)
         options = {**options, "time_limit": limit}
         job = Job(id=secrets.token_hex(8), kind=kind, deadline_seconds=limit + GRACE_SECONDS)
         with self._lock:
             self._forget_old()
+            pending = sum(1 for j in self._jobs.values() if not j.state.finished)
+            if pending >= MAX_PENDING:
+                raise TooManyJobsError(f"the server has {pending} unfinished jobs; try again later")
             self._jobs[job.id] = job
         thread = threading.Thread(
             target=self._watch, args=(job, setup, rules, options), daemon=True, name=job.id
