@@ -20,7 +20,7 @@ from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
 from solver.game.rules import Rules
 
-__all__ = ["COMMANDS", "Command", "error_line", "rules_from_args"]
+__all__ = ["COMMANDS", "Command", "error_line", "holdings", "rules_from_args"]
 
 
 @dataclass(frozen=True)
@@ -148,18 +148,33 @@ class Setup:
 
 def holdings_from_args(args: argparse.Namespace, rules: Rules) -> Setup:
     """Both players' cards: parsed from the arguments, or dealt from the seed."""
+    return holdings(args.cards, args.opponent_cards, args.seed, rules)
+
+
+def holdings(
+    cards: str | None, opponent_cards: str | None, seed: int | None, rules: Rules
+) -> Setup:
+    """Both players' cards: parsed from card text, or dealt from the seed (argparse-free).
+
+    >>> holdings(None, None, 1, Rules()).dealt
+    True
+    >>> holdings(None, "As", 1, Rules())
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: --opponent-cards needs your CARDS too
+    """
     from solver.errors import CardError
 
-    seed = fresh_seed() if args.seed is None else args.seed
+    seed = fresh_seed() if seed is None else seed
     n_cards = HAND_SIZE * rules.n_packets
-    if args.cards is None:
-        if args.opponent_cards is not None:
+    if cards is None:
+        if opponent_cards is not None:
             raise CardError("--opponent-cards needs your CARDS too")
         dealt = deal(seed, rules)
         return Setup(dealt.holdings[0], dealt.holdings[1], seed, True)
-    mine = tuple(sorted(parse_cards(args.cards, count=n_cards)))
-    if args.opponent_cards is not None:
-        theirs = tuple(sorted(parse_cards(args.opponent_cards, count=n_cards)))
+    mine = tuple(sorted(parse_cards(cards, count=n_cards)))
+    if opponent_cards is not None:
+        theirs = tuple(sorted(parse_cards(opponent_cards, count=n_cards)))
     elif rules.discard_mode.value == "mirror":
         theirs = mine
     else:

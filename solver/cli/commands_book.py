@@ -24,7 +24,7 @@ from solver.cli.report_book import build_report, progress_line, source_report, s
 from solver.equilibria.equilibrium import Payoff
 from solver.game.rules import Rules
 
-__all__ = ["COMMANDS", "add_book_arguments", "book_from_args", "equilibrium_from_book"]
+__all__ = ["COMMANDS", "add_book_arguments", "equilibrium_from_book", "open_book", "with_source"]
 
 _FLAGS = {"book": "--book", "jobs": "--jobs", "scheduler": "--scheduler", "deals": "--deals"}
 
@@ -44,15 +44,14 @@ def add_book_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def book_from_args(args: argparse.Namespace) -> Book | None:
-    """The book chosen by ``--book``/``--no-book`` (opened), or None."""
-    if args.no_book:
-        return None
-    return Book(args.book)
+def open_book(path: str | None, enabled: bool = True) -> Book | None:
+    """The book at ``path`` (None: the default book), opened; None when not ``enabled``."""
+    return Book(path) if enabled else None
 
 
 def equilibrium_from_book(
-    args: argparse.Namespace,
+    book_path: str | None,
+    use_book: bool,
     first: Iterable[int],
     second: Iterable[int],
     rules: Rules,
@@ -61,8 +60,11 @@ def equilibrium_from_book(
     tolerance: float = 1e-9,
     time_limit: float | None = None,
 ) -> tuple[BookAnswer, Path | None]:
-    """The equilibrium through the book chosen by the arguments, and the book's path."""
-    book = book_from_args(args)
+    """The equilibrium looked up in (and stored to) the book, and the book's path.
+
+    With ``use_book`` false nothing is looked up or stored and the path is None.
+    """
+    book = open_book(book_path, use_book)
     try:
         answer = solve_with_book(
             first, second, payoff, rules, book, tolerance=tolerance, time_limit=time_limit

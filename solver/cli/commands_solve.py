@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +39,7 @@ from solver.play.players import equilibrium_mixture, equilibrium_response
 from solver.response.best_response import DEFAULT_SAMPLES, top_responses
 from solver.response.frontier_response import frontier_best_response
 
-__all__ = ["COMMANDS", "opponent_from_args", "parse_fix"]
+__all__ = ["COMMANDS", "equilibrium_output", "opponent_from_args", "parse_fix", "suggest_output"]
 
 AGAINST_HELP = (
     "the opponent model: random (arranges uniformly at random, default), greedy "
@@ -186,7 +189,33 @@ def _context(setup: Setup, rules: Rules, against: str) -> SuggestContext:
 
 def _suggest(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
-    setup = holdings_from_args(args, rules)
+    options = {key: getattr(args, key) for key in SUGGEST_DEFAULTS}
+    return suggest_output(holdings_from_args(args, rules), rules, args.lang, **options)
+
+
+# The options of ``suggest`` (argument name: default), as the parser declares them.
+SUGGEST_DEFAULTS: dict[str, Any] = {
+    "against": None,
+    "known": None,
+    "objective": "margin",
+    "time_limit": None,
+    "top": 1,
+    "fix": None,
+    "samples": DEFAULT_SAMPLES,
+    "workers": 2,
+    "engine": "cpsat",
+    "payoff": "margin",
+    "book": None,
+    "no_book": False,
+}
+
+
+def suggest_output(setup: Setup, rules: Rules, lang: str, **options: Any) -> Output:
+    """The ``suggest`` report for ``setup`` (argparse-free; options as in :data:`SUGGEST_DEFAULTS`)."""
+    unknown = set(options) - set(SUGGEST_DEFAULTS)
+    if unknown:
+        raise TypeError(f"suggest_output: unknown options {sorted(unknown)}")
+    args = SimpleNamespace(**{**SUGGEST_DEFAULTS, **options})
     rng = np.random.default_rng([setup.seed, 1])
     against = args.against or ("known" if args.known is not None else "random")
     if args.engine == "frontier" and args.top > 1:
@@ -197,7 +226,13 @@ def _suggest(args: argparse.Namespace) -> Output:
         if args.top > 1 or args.fix:
             raise SolverError("--against equilibrium takes no --top or --fix")
         answer, book_path = equilibrium_from_book(
-            args, setup.mine, setup.theirs, rules, args.payoff, time_limit=args.time_limit
+            args.book,
+            not args.no_book,
+            setup.mine,
+            setup.theirs,
+            rules,
+            args.payoff,
+            time_limit=args.time_limit,
         )
         results = [
             equilibrium_response(
@@ -227,7 +262,7 @@ def _suggest(args: argparse.Namespace) -> Output:
                 **common,
             )
     context = _context(setup, rules, description)
-    output = suggest_report(results, context, args.lang)
+    output = suggest_report(results, context, lang)
     return output if against != "equilibrium" else with_source(output, book_path, answer.from_book)
 
 
@@ -281,37 +316,70 @@ def _progress(record: IterationRecord) -> None:
 def _equilibrium(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     setup = holdings_from_args(args, rules)
-    if not args.no_book:  # look the deal up first, store what is solved
+    show_progress = sys.stderr.isatty() and not args.json
+    output = equilibrium_output(
+        setup,
+        rules,
+        args.lang,
+        payoff=args.payoff,
+        tolerance=args.tolerance,
+        time_limit=args.time_limit,
+        show=args.show,
+        out=args.out,
+        on_record=_progress if show_progress else None,
+        book=args.book,
+        use_book=not args.no_book,
+    )
+    if show_progress:
+        sys.stderr.write("\n")
+    return output
+
+
+def equilibrium_output(
+    setup: Setup,
+    rules: Rules,
+    lang: str,
+    *,
+    payoff: str = "margin",
+    tolerance: float = 1e-9,
+    time_limit: float | None = None,
+    show: int = 10,
+    out: str | None = None,
+    on_record: Callable[[IterationRecord], None] | None = None,
+    book: str | None = None,
+    use_book: bool = True,
+) -> Output:
+    """The ``equilibrium`` report for ``setup`` (argparse-free).
+
+    With ``use_book`` the deal is looked up in the book first (``book``: its
+    path, None for the default) and what is solved is stored; otherwise it is
+    solved afresh and ``on_record`` sees each iteration.
+    """
+    if use_book:
         answer, book_path = equilibrium_from_book(
-            args,
+            book,
+            True,
             setup.mine,
             setup.theirs,
             rules,
-            args.payoff,
-            tolerance=args.tolerance,
-            time_limit=args.time_limit,
+            payoff,
+            tolerance=tolerance,
+            time_limit=time_limit,
         )
-        if args.out:
-            write_mixture(equilibrium_mixture(answer.result, setup.theirs), args.out)
-        output = equilibrium_report(
-            answer.result, _context(setup, rules, "equilibrium"), args.lang, limit=args.show
-        )
-        return with_source(output, book_path, answer.from_book)
-    oracle = DoubleOracle(setup.mine, setup.theirs, rules, args.payoff)
-    show_progress = sys.stderr.isatty() and not args.json
-    history = []
-    for record in oracle.iterations(tolerance=args.tolerance, time_limit=args.time_limit):
-        history.append(record)
-        if show_progress:
-            _progress(record)
-    if show_progress:
-        sys.stderr.write("\n")
-    result = replace(oracle.result(args.tolerance), history=tuple(history))
-    if args.out:
-        write_mixture(equilibrium_mixture(result, setup.theirs), args.out)
-    context = _context(setup, rules, "equilibrium")
-    output = equilibrium_report(result, context, args.lang, limit=args.show)
-    return with_source(output, None, False)
+        result, from_book = answer.result, answer.from_book
+    else:
+        oracle = DoubleOracle(setup.mine, setup.theirs, rules, payoff)
+        history = []
+        for record in oracle.iterations(tolerance=tolerance, time_limit=time_limit):
+            history.append(record)
+            if on_record is not None:
+                on_record(record)
+        result = replace(oracle.result(tolerance), history=tuple(history))
+        book_path, from_book = None, False
+    if out:
+        write_mixture(equilibrium_mixture(result, setup.theirs), out)
+    output = equilibrium_report(result, _context(setup, rules, "equilibrium"), lang, limit=show)
+    return with_source(output, book_path, from_book)
 
 
 COMMANDS: list[Command] = [

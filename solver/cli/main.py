@@ -104,16 +104,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"quintet-solver {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for spec in (
+    specs = (
         commands.COMMANDS
         + commands_solve.COMMANDS
         + commands_games.COMMANDS
         + commands_book.COMMANDS
-    ):
+    )
+    for spec in specs + plugin_commands():
         command = _subparser(sub, spec.name, spec.help, rules=spec.rules)
         spec.add_arguments(command)
         command.set_defaults(handler=spec.run, flags=spec.flags)
     return parser
+
+
+def plugin_commands() -> list[Any]:
+    """Commands registered by installed packages in the ``quintet.commands`` entry points.
+
+    ``serve`` comes this way from the web layer, which sits above the command
+    line: the command line lists it without importing it.
+    """
+    from importlib.metadata import entry_points
+
+    return [entry.load() for entry in entry_points(group="quintet.commands")]
 
 
 def to_json(payload: Any) -> str:

@@ -1,0 +1,288 @@
+"""The JSON API: the command line's documents over HTTP.
+
+Every endpoint returns the document ``quintet COMMAND --json`` prints for
+the same input (the same report functions make both):
+
+=====================  ===============================================
+``POST /api/eval``     ``quintet eval``: one packet's combination and strength
+``POST /api/deal``     ``quintet deal``: a seeded deal
+``POST /api/score``    ``quintet score``: two arrangements compared
+``POST /api/suggest``  ``quintet suggest`` (runs as a job, waits for it)
+``POST /api/equilibrium``  ``quintet equilibrium`` (runs as a job, waits)
+``POST /api/play``     the computer's arrangement against yours, and the score
+``POST /api/jobs/{kind}``  start a suggest, equilibrium or play job (202)
+``GET /api/jobs/{id}``  a job's state, progress and document
+``DELETE /api/jobs/{id}``  cancel a job
+``POST /api/holdings`` the page's helper: both holdings, dealt or entered
+=====================  ===============================================
+
+Bad input is answered 422 (the request's shape) or 400 (the library's
+:class:`~solver.errors.QuintetError`, with its one-line message).  A server
+with :data:`~solver.web.jobs.MAX_PENDING` unfinished jobs answers new ones 503.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request, status
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from solver.cli.commands import Setup, holdings
+from solver.cli.report import deal_report, display_order, hand_report, score_report
+from solver.game.arrangement import Arrangement, score
+from solver.game.cards import HAND_SIZE, parse_cards
+from solver.game.deal import deal
+from solver.game.payloads import cards_payload, rules_payload
+from solver.game.rules import DiscardMode, Rules
+from solver.play.players import PLAYER_NAMES
+from solver.web.jobs import Job, JobManager, JobState, TooManyJobsError
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api")
+
+CardText = Annotated[str, Field(max_length=400, examples=["As Ks Qs Js Ts"])]
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+class RulesIn(BaseModel):
+    """The rule options (``--mode``, ``--ace-low-straight``, ``--flush-beats-full-house``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Literal["mirror", "independent"] = "mirror"
+    ace_low_straight: bool = False
+    flush_beats_full_house: bool = False
+
+    def rules(self) -> Rules:
+        """The library's rules."""
+        return Rules(
+            discard_mode=DiscardMode(self.mode),
+            ace_low_straight=self.ace_low_straight,
+            flush_beats_full_house=self.flush_beats_full_house,
+        )
+
+
+class EvalIn(RulesIn):
+    """``quintet eval CARDS``."""
+
+    cards: CardText
+
+
+class DealIn(RulesIn):
+    """``quintet deal --seed N`` (no seed: a fresh one)."""
+
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+
+
+class ScoreIn(RulesIn):
+    """``quintet score ARRANGEMENT1 ARRANGEMENT2``."""
+
+    first: Annotated[str, Field(max_length=1000)]
+    second: Annotated[str, Field(max_length=1000)]
+
+
+class HoldingsIn(DealIn):
+    """Both holdings: your ``cards`` (and ``opponent_cards``) or dealt from ``seed``."""
+
+    cards: CardText | None = None
+    opponent_cards: CardText | None = None
+
+    def setup(self) -> Setup:
+        """Both holdings, checked (a QuintetError for bad cards)."""
+        return holdings(self.cards, self.opponent_cards, self.seed, self.rules())
+
+    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
+        """The options of the job's work (beyond the holdings and rules)."""
+        return {}
+
+
+class SuggestIn(HoldingsIn):
+    """``quintet suggest``; ``against`` is a model name (no files over the web)."""
+
+    against: Literal["random", "greedy", "known", "equilibrium"] | None = None
+    known: Annotated[str, Field(max_length=1000)] | None = None
+    objective: Literal["points", "margin", "win", "game"] = "margin"
+    time_limit: Seconds | None = None
+    top: Annotated[int, Field(ge=1, le=20)] = 1
+    fix: Annotated[list[Annotated[str, Field(max_length=400)]], Field(max_length=5)] | None = None
+    samples: Annotated[int, Field(ge=1, le=10_000)] = 1000
+    workers: Annotated[int, Field(ge=1, le=8)] = 2
+    engine: Literal["cpsat", "frontier"] = "cpsat"
+    payoff: Literal["margin", "win"] = "margin"
+
+    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
+        """The keyword arguments of :func:`solver.cli.commands_solve.suggest_output`."""
+        return self.model_dump(exclude=set(HoldingsIn.model_fields))
+
+
+class EquilibriumIn(HoldingsIn):
+    """``quintet equilibrium``."""
+
+    payoff: Literal["margin", "win"] = "margin"
+    tolerance: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1e-9
+    time_limit: Seconds | None = None
+
+    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
+        """The keyword arguments of :func:`solver.cli.commands_solve.equilibrium_output`."""
+        return self.model_dump(exclude=set(HoldingsIn.model_fields))
+
+
+class PlayIn(HoldingsIn):
+    """A game against a computer ``opponent``: your ``arrangement`` ("P1 | ... | P5")."""
+
+    opponent: Literal[PLAYER_NAMES] = "eq-margin"  # type: ignore[valid-type]
+    arrangement: Annotated[str, Field(max_length=1000)]
+    time_limit: Seconds | None = None
+
+    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
+        """What :func:`solver.web.work.play` reads."""
+        # Checked here, so that a wrong arrangement is a 400 before any work starts.
+        Arrangement.parse(self.arrangement, n_packets=rules.n_packets).check(setup.mine, rules)
+        return self.model_dump(include={"opponent", "arrangement", "time_limit"})
+
+
+JOB_INPUTS: dict[str, type[HoldingsIn]] = {
+    "suggest": SuggestIn,
+    "equilibrium": EquilibriumIn,
+    "play": PlayIn,
+}
+
+
+@router.post("/eval", summary="quintet eval: combination and strength of one packet")
+def eval_packet(body: EvalIn) -> dict[str, Any]:
+    """The document of ``quintet eval CARDS --json``."""
+    cards = parse_cards(body.cards, count=HAND_SIZE)
+    return hand_report(cards, body.rules(), "en").payload
+
+
+@router.post("/deal", summary="quintet deal: a seeded deal and both holdings")
+def deal_game(body: DealIn) -> dict[str, Any]:
+    """The document of ``quintet deal --seed N --json``."""
+    from solver.cli.commands import fresh_seed
+
+    seed = fresh_seed() if body.seed is None else body.seed
+    return deal_report(deal(seed, body.rules()), "en").payload
+
+
+@router.post("/score", summary="quintet score: two arrangements compared position by position")
+def score_game(body: ScoreIn) -> dict[str, Any]:
+    """The document of ``quintet score A B --json``."""
+    rules = body.rules()
+    first = Arrangement.parse(body.first, n_packets=rules.n_packets)
+    second = Arrangement.parse(body.second, n_packets=rules.n_packets)
+    return score_report(first, second, score(first, second, rules), rules, "en").payload
+
+
+@router.post("/holdings", summary="both holdings, dealt from a seed or entered (the page's helper)")
+def holdings_of(body: HoldingsIn) -> dict[str, Any]:
+    """The holdings part of the suggest document: seed, dealt, holding, opponent_holding, rules."""
+    setup = body.setup()
+    return {
+        "seed": setup.seed,
+        "dealt": setup.dealt,
+        "holding": cards_payload(display_order(setup.mine)),
+        "opponent_holding": cards_payload(display_order(setup.theirs)),
+        "rules": rules_payload(body.rules()),
+    }
+
+
+# grade: ``POST /api/grade`` (the document of ``quintet grade --json``) belongs here,
+# beside score, once the grade command is in the command line.
+
+
+def _manager(request: Request) -> JobManager:
+    manager: JobManager = request.app.state.jobs
+    return manager
+
+
+def _submit(request: Request, kind: str, body: HoldingsIn) -> Job:
+    # Holdings and options are checked here: bad input is a 400 before any work starts.
+    setup, rules = body.setup(), body.rules()
+    try:
+        return _manager(request).submit(kind, setup, rules, body.options(setup, rules))
+    except TooManyJobsError as error:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(error)) from None
+
+
+def _finished(job: Job) -> JSONResponse:
+    if job.state is JobState.DONE:
+        return JSONResponse(job.result)
+    codes = {
+        JobState.ERROR: status.HTTP_400_BAD_REQUEST,
+        JobState.TIMEOUT: status.HTTP_504_GATEWAY_TIMEOUT,
+        JobState.CANCELLED: status.HTTP_409_CONFLICT,
+    }
+    code = codes.get(job.state, status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return JSONResponse({"detail": job.error or job.state.value, "argument": job.argument}, code)
+
+
+async def _wait(request: Request, job: Job) -> JSONResponse:
+    """Wait for ``job`` without blocking the event loop; cancel it if the client leaves."""
+    while not job.state.finished:
+        if await request.is_disconnected():
+            _manager(request).cancel(job.id)
+        await asyncio.sleep(0.05)
+    return _finished(job)
+
+
+@router.post("/suggest", summary="quintet suggest: the best arrangement against a model")
+async def suggest(request: Request, body: SuggestIn) -> JSONResponse:
+    """The document of ``quintet suggest --json`` (a job, waited for)."""
+    return await _wait(request, _submit(request, "suggest", body))
+
+
+@router.post("/equilibrium", summary="quintet equilibrium: an exact equilibrium of the deal")
+async def equilibrium(request: Request, body: EquilibriumIn) -> JSONResponse:
+    """The document of ``quintet equilibrium --json`` (a job, waited for)."""
+    return await _wait(request, _submit(request, "equilibrium", body))
+
+
+@router.post("/play", summary="the computer's arrangement against yours, and the score")
+async def play(request: Request, body: PlayIn) -> JSONResponse:
+    """``{opponent, description, seed, score}``: score is the ``quintet score --json`` document."""
+    return await _wait(request, _submit(request, "play", body))
+
+
+@router.post("/jobs/suggest", status_code=202, summary="start a suggest job")
+def start_suggest(request: Request, body: SuggestIn) -> dict[str, Any]:
+    """The new job's status; poll ``GET /api/jobs/{id}``."""
+    return _submit(request, "suggest", body).status()
+
+
+@router.post("/jobs/equilibrium", status_code=202, summary="start an equilibrium job")
+def start_equilibrium(request: Request, body: EquilibriumIn) -> dict[str, Any]:
+    """The new job's status; its progress names the double oracle's iteration and gap."""
+    return _submit(request, "equilibrium", body).status()
+
+
+@router.post("/jobs/play", status_code=202, summary="start a game against the computer")
+def start_play(request: Request, body: PlayIn) -> dict[str, Any]:
+    """The new job's status; poll ``GET /api/jobs/{id}``."""
+    return _submit(request, "play", body).status()
+
+
+def _known(request: Request, job_id: str) -> Job:
+    job = _manager(request).get(job_id)
+    if job is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no job {job_id!r}")
+    return job
+
+
+@router.get("/jobs/{job_id}", summary="a job's state, progress and document")
+def job_status(request: Request, job_id: str) -> dict[str, Any]:
+    """``state`` is queued, running, done (``result`` holds the document), error, failed,
+    timeout or cancelled."""
+    return _known(request, job_id).status()
+
+
+@router.delete("/jobs/{job_id}", summary="cancel a job")
+def cancel_job(request: Request, job_id: str) -> dict[str, Any]:
+    """Cancel the job (its process is ended); its status."""
+    job = _known(request, job_id)
+    _manager(request).cancel(job_id)
+    job.finished_event.wait(timeout=2)
+    return job.status()

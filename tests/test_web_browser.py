@@ -1,0 +1,373 @@
+"""The page of ``quintet serve`` in a real headless Chromium (Selenium, the system's chromedriver).
+
+One server (uvicorn on a free loopback port, in a thread) and one browser for
+the module.  The scenario: deal seed 1, lay out all 25 cards by clicking,
+check the combinations shown against the library, play the computer to the
+final score, switch to Russian.  Screenshots go to ``$QUINTET_SCREENSHOTS``
+(default ``tests/artifacts/``, not committed).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from solver.game.arrangement import Arrangement, score
+from solver.game.deal import deal
+from solver.game.evaluator import category
+from solver.game.payloads import cards_payload
+from solver.game.rules import Category, Rules
+from solver.models.heuristics import greedy_arrangement
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+SHOTS = Path(os.environ.get("QUINTET_SCREENSHOTS") or Path(__file__).parent / "artifacts")
+WAIT = 60  # seconds a page may take to show something (solves included)
+
+pytestmark = pytest.mark.slow
+
+
+def _install_chromium() -> None:
+    """Debian's chromium and chromium-driver, installed when missing (as root), else a failure."""
+    if Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists():
+        return
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        pytest.fail(
+            f"{CHROMIUM} and {CHROMEDRIVER} are needed: apt-get install chromium chromium-driver"
+        )
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in (
+        ["apt-get", "update"],
+        ["apt-get", "install", "-y", "chromium", "chromium-driver"],
+    ):
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1200)
+        if done.returncode != 0:
+            pytest.fail(f"{' '.join(command)} failed: {done.stderr.strip()[-500:]}")
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.fail(f"apt-get installed chromium, but {CHROMIUM} or {CHROMEDRIVER} is missing")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    import uvicorn
+
+    from solver.web.app import create_app
+
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(time_limit=60), host="127.0.0.1", port=port, log_level="warning"
+    )
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    for _ in range(400):
+        if instance.started:
+            break
+        time.sleep(0.05)
+    assert instance.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    instance.should_exit = True
+    thread.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    _install_chromium()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="quintet-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1300",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(WAIT)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def until(driver, condition, message: str):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
+        lambda d: condition(d), message=message
+    )
+
+
+def shot(driver, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def css(driver, selector: str):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def hand_codes(driver) -> list[str]:
+    return [card.get_attribute("data-card") for card in css(driver, "#hand .card")]
+
+
+def packet_codes(driver, position: int) -> list[str]:
+    return [c.get_attribute("data-card") for c in css(driver, f"#packet-{position} .card")]
+
+
+def deal_seed(driver, base: str, seed: int) -> None:
+    driver.get(base + "/")
+    until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
+    field = driver.find_element("id", "seed")
+    field.clear()
+    field.send_keys(str(seed))
+    driver.find_element("id", "deal-seed").click()
+    until(driver, lambda d: len(hand_codes(d)) == 25, "25 cards in the hand")
+
+
+def combinations_shown(driver) -> list[str]:
+    until(
+        driver,
+        lambda d: all(c.get_attribute("data-category") for c in css(d, ".packet .combo")),
+        "every packet's combination",
+    )
+    return [c.get_attribute("data-category") for c in css(driver, ".packet .combo")]
+
+
+# ======================================================================= the scenario
+
+
+def test_deal_lay_out_by_clicking_play_and_switch_to_russian(server, browser):
+    driver = browser
+    deal_seed(driver, server, 1)
+    assert hand_codes(driver) == cards_payload(sorted(deal(1).holdings[0], reverse=True))
+    shot(driver, "01-dealt")
+
+    # Click every card, always the hand's first: the packets fill in order.
+    order = hand_codes(driver)
+    for laid in range(25):
+        css(driver, "#hand .card")[0].click()
+        until(driver, lambda d, n=laid: len(hand_codes(d)) == 24 - n, "a card leaves the hand")
+        if laid == 12:
+            shot(driver, "02-half-laid")
+    assert [packet_codes(driver, p) for p in range(1, 6)] == [
+        order[i : i + 5] for i in range(0, 25, 5)
+    ]
+
+    # The combinations shown are the library's, and each packet shows its strength.
+    mine = Arrangement.parse(" | ".join(" ".join(order[i : i + 5]) for i in range(0, 25, 5)))
+    expected = [Category(int(k)).name.lower() for k in category(mine.array())]
+    assert combinations_shown(driver) == expected
+    strengths = [int(s.get_attribute("data-strength")) for s in css(driver, ".packet .strength")]
+    assert strengths == [int(s) for s in mine.strengths()]
+    assert css(driver, "#laid-count")[0].get_attribute("data-count") == "25"
+    shot(driver, "03-laid-out")
+
+    # Play the greedy computer and reveal position by position.
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element("id", "player")).select_by_value("greedy")
+    driver.find_element("id", "play-btn").click()
+    until(driver, lambda d: css(d, "#reveal-next"), "the game's first reveal button")
+    result = score(mine, greedy_arrangement(deal(1).holdings[1]))
+    for position in range(1, 6):
+        driver.find_element("id", "reveal-next").click()
+        row = until(
+            driver,
+            lambda d, p=position: css(d, f"#reveal-{p}[data-outcome]:not([data-outcome=''])"),
+            "a revealed row",
+        )[0]
+        outcome = {1: "win", 0: "tie", -1: "loss"}[int(result.outcomes[position - 1])]
+        assert row.get_attribute("data-outcome") == outcome
+        if position == 3:
+            shot(driver, "04-revealing")
+    final = until(driver, lambda d: css(d, "#final-score"), "the final score")[0]
+    assert final.get_attribute("data-points") == f"{result.points[0]}:{result.points[1]}"
+    assert final.get_attribute("data-result") == result.result.value
+    driver.execute_script("document.getElementById('play-panel').scrollIntoView()")
+    shot(driver, "05-final-score")
+
+    # Russian: every page string and the combinations change; the URL keeps the language.
+    driver.find_element("id", "lang-ru").click()
+    until(driver, lambda d: d.find_element("tag name", "h1").text == "Квинтет", "the Russian title")
+    assert driver.find_element("id", "play-btn").text == "Играть"
+    names = [c.text for c in css(driver, ".packet .combo")]
+    assert names == [Category(int(k)).russian for k in category(mine.array())]
+    assert "Вы " in driver.find_element("id", "final-score").text
+    assert parse_qs(urlparse(driver.current_url).query)["lang"] == ["ru"]
+    driver.execute_script("window.scrollTo(0, 0)")
+    shot(driver, "06-russian")
+    assert not script_errors(driver)
+
+
+def script_errors(driver) -> list[str]:
+    """The page's uncaught script errors since the last call (Chromium's console log)."""
+    return [e["message"] for e in driver.get_log("browser") if e.get("source") == "javascript"]
+
+
+# ======================================================================= other ways in
+
+
+def test_keyboard_and_drag_and_drop(server, browser):
+    driver = browser
+    deal_seed(driver, server, 2)
+    first, second, third = hand_codes(driver)[:3]
+    card = css(driver, f'#hand [data-card="{first}"]')[0]
+    card.send_keys("3")  # keys 1-5 put the focused card into that packet
+    until(driver, lambda d: packet_codes(d, 3) == [first], "the card in packet 3")
+    css(driver, f'#hand [data-card="{second}"]')[0].send_keys("\n")  # Enter: the selected packet
+    until(driver, lambda d: packet_codes(d, 1) == [second], "the card in packet 1")
+    # HTML5 drag and drop, with the events a drag makes (Selenium cannot drag natively).
+    driver.execute_script(
+        """
+        const [code, target] = arguments;
+        const data = new DataTransfer();
+        const card = document.querySelector(`#hand [data-card="${code}"]`);
+        card.dispatchEvent(new DragEvent("dragstart", {dataTransfer: data, bubbles: true}));
+        const zone = document.getElementById(target);
+        zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true, cancelable: true}));
+        zone.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+        """,
+        third,
+        "packet-5",
+    )
+    until(driver, lambda d: packet_codes(d, 5) == [third], "the dragged card in packet 5")
+    # A laid card clicked goes back to the hand.
+    css(driver, f'#packet-3 [data-card="{first}"]')[0].click()
+    until(driver, lambda d: first in hand_codes(d), "the card back in the hand")
+    assert not script_errors(driver)
+
+
+def test_the_url_restores_the_position(server, browser):
+    driver = browser
+    deal_seed(driver, server, 3)
+    for _ in range(7):
+        css(driver, "#hand .card")[0].click()
+    until(driver, lambda d: len(hand_codes(d)) == 18, "seven cards laid")
+    laid = [packet_codes(driver, p) for p in (1, 2)]
+    url = driver.current_url
+    query = parse_qs(urlparse(url).query)
+    assert query["seed"] == ["3"] and query["mode"] == ["mirror"]
+    driver.get(server + "/")
+    driver.get(url)
+    until(driver, lambda d: len(hand_codes(d)) == 18, "the shared position")
+    assert [packet_codes(driver, p) for p in (1, 2)] == laid
+
+
+def test_entered_cards_independent_mode_and_errors(server, browser):
+    from selenium.webdriver.support.ui import Select
+
+    driver = browser
+    driver.get(server + "/")
+    until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
+    independent = deal(4, Rules(discard_mode="independent"))
+    driver.find_element("tag name", "summary").click()
+    Select(driver.find_element("id", "mode")).select_by_value("independent")
+    driver.find_element("id", "cards-input").send_keys(
+        " ".join(cards_payload(independent.holdings[0]))
+    )
+    driver.find_element("id", "deal-cards").click()
+    message = until(driver, lambda d: d.find_element("id", "message").text, "an error line")
+    assert message == "independent mode needs --opponent-cards"
+    driver.find_element("id", "opponent-input").send_keys(
+        " ".join(cards_payload(independent.holdings[1]))
+    )
+    driver.find_element("id", "deal-cards").click()
+    until(driver, lambda d: len(hand_codes(d)) == 25, "the entered cards")
+    shown = [c.get_attribute("data-card") for c in css(driver, "#opponent-hand .card")]
+    assert sorted(shown) == sorted(cards_payload(independent.holdings[1]))
+    assert sorted(hand_codes(driver)) == sorted(cards_payload(independent.holdings[0]))
+    assert independent.holdings[0] != independent.holdings[1]
+
+
+def test_suggest_and_equilibrium(server, browser):
+    driver = browser
+    deal_seed(driver, server, 1)
+    driver.find_element("id", "suggest-btn").click()
+    until(driver, lambda d: css(d, "#apply-suggestion"), "the suggestion")
+    assert len(css(driver, "#suggest-table tr[data-position]")) == 5
+    css(driver, "#apply-suggestion")[0].click()
+    until(driver, lambda d: len(hand_codes(d)) == 0, "the suggestion laid out")
+    # Seed 1's best arrangement against a random opponent: full houses, then fours.
+    assert combinations_shown(driver) == ["full_house"] * 3 + ["four_of_a_kind"] * 2
+
+    driver.find_element("id", "equilibrium-btn").click()
+    until(driver, lambda d: css(d, "#eq-chart polyline"), "the equilibrium chart")
+    rows = css(driver, "#eq-table .eq-row")
+    assert len(rows) == len(css(driver, "#eq-chart polyline")) >= 1
+    total = sum(float(r.get_attribute("data-probability")) for r in rows)
+    assert total <= 1 + 1e-9
+    driver.execute_script("document.getElementById('equilibrium-panel').scrollIntoView()")
+    shot(driver, "07-equilibrium")
+    assert not script_errors(driver)
+
+
+def test_a_running_solve_shows_progress_and_cancels(server, browser):
+    driver = browser
+    deal_seed(driver, server, 5)
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element("id", "payoff")).select_by_value("win")
+    driver.find_element("id", "equilibrium-btn").click()
+    until(driver, lambda d: d.find_element("id", "progress").is_displayed(), "the progress box")
+    assert not driver.find_element("id", "equilibrium-btn").is_enabled()
+    shot(driver, "08-progress")
+    driver.find_element("id", "cancel").click()
+    until(driver, lambda d: not d.find_element("id", "progress").is_displayed(), "progress gone")
+    assert driver.find_element("id", "message").text == "Cancelled."
+    assert driver.find_element("id", "equilibrium-btn").is_enabled()
+
+
+def test_every_page_string_is_in_both_languages(server, browser):
+    import re
+
+    from solver.web.app import STATIC
+
+    driver = browser
+    driver.get(server + "/")
+    until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
+    keys = driver.execute_script(
+        """
+        const keys = (o, p) => Object.entries(o).flatMap(([k, v]) =>
+            typeof v === "object" ? keys(v, p + k + ".") : [p + k]).sort();
+        return {en: keys(I18N.en, ""), ru: keys(I18N.ru, ""),
+                used: [...document.querySelectorAll("[data-i18n]")].map(e => e.dataset.i18n)};
+        """
+    )
+    assert keys["en"] == keys["ru"]
+    script = "".join(
+        (STATIC / name).read_text(encoding="utf-8") for name in ("app.js", "panels.js")
+    )
+    used = set(keys["used"]) | set(re.findall(r'\bt\("(\w+)"', script))
+    assert used <= set(keys["en"]), used - set(keys["en"])
+    assert len(used) > 40
