@@ -48,6 +48,7 @@ from solver.models.opponents import (
     Objective,
     Opponent,
     expected_value,
+    game_outcome,
     position_stats,
 )
 from solver.models.packets import check_holding, packet_options, realize
@@ -157,10 +158,7 @@ def estimate_on_fresh_samples(
     generator = rng if rng is not None else np.random.default_rng(1)
     theirs = random_profiles(opponent.holding, n_samples, generator, opponent.rules)
     mine, other = points_against(profile, theirs, opponent.rules)
-    margin = mine - other
-    outcome = (margin > 0).astype(np.float64)
-    if objective is Objective.GAME:
-        outcome += 0.5 * (margin == 0)
+    outcome = game_outcome(mine - other, objective)
     return Estimate(
         mean=float(outcome.mean()),
         stderr=float(outcome.std(ddof=1) / np.sqrt(n_samples)) if n_samples > 1 else float("nan"),

@@ -32,6 +32,7 @@ from solver.models.opponents import (
     Objective,
     Opponent,
     expected_value,
+    game_outcome,
     position_stats,
     position_value_table,
 )
@@ -70,8 +71,7 @@ def strategy_values(strengths: np.ndarray, opponent: Opponent, objective: Object
     for start in range(0, strengths.shape[0], rows_per_chunk):
         block = strengths[start : start + rows_per_chunk]
         mine, theirs = points_against(block[:, None, :], opponent.profiles[None], opponent.rules)
-        margin = mine - theirs
-        outcome = (margin > 0) + (0.5 * (margin == 0) if objective is Objective.GAME else 0.0)
+        outcome = game_outcome(mine - theirs, objective)
         values[start : start + rows_per_chunk] = outcome @ opponent.probabilities
     return values
 
