@@ -41,7 +41,7 @@ from enum import Enum
 
 import numpy as np
 
-from solver.equilibria.double_oracle import BestResponses
+from solver.equilibria.payoff_oracle import BestResponses
 from solver.errors import SolverError
 from solver.game.rules import Rules
 from solver.models.mixture import Mixture
