@@ -76,7 +76,7 @@ __all__ = [
     "PayoffOracle",
     "Solution",
     "solve",
-]  # the oracle's side is in solver.equilibria.payoff_oracle
+]
 
 DEFAULT_TOLERANCE = 1e-9
 """Default certified gap at which the iteration stops (exact up to rounding)."""
