@@ -43,6 +43,7 @@ from solver.game.rules import DEFAULT_RULES, Rules
 from solver.models.mixture import Mixture
 
 __all__ = [
+    "DEFAULT_TOLERANCE",
     "DoubleOracle",
     "EquilibriumResult",
     "IterationRecord",
