@@ -174,3 +174,51 @@ def top_distinct_values(enum: Enumeration, model, rules: Rules, objective: str, 
     """Values of the ``k`` best distinct profiles, best first."""
     values = np.sort(profile_values(enum, model, rules, objective))[::-1]
     return [float(v) for v in values[:k]]
+
+
+# ---------------------------------------------------------------- frontiers by brute force
+
+
+@lru_cache(maxsize=4)
+def partition_indices(n_cards: int) -> np.ndarray:
+    """Every unordered split of ``range(n_cards)`` into five-card packets, ``(N, n/5, 5)``.
+
+    Each packet holds the lowest index not in an earlier packet, so every
+    partition appears exactly once: 126 for ten cards, 126,126 for fifteen.
+    """
+    if n_cards == 0:
+        return np.zeros((1, 0, 5), dtype=np.int64)
+    heads = np.array([(0, *c) for c in combinations(range(1, n_cards), 4)], dtype=np.int64)
+    rests = np.array(
+        [[i for i in range(n_cards) if i not in set(head)] for head in heads], dtype=np.int64
+    ).reshape(heads.shape[0], n_cards - 5)
+    sub = partition_indices(n_cards - 5)  # indices into each rest
+    tails = rests[:, sub]  # (C, M, m - 1, 5)
+    first = np.broadcast_to(heads[:, None, None, :], (heads.shape[0], sub.shape[0], 1, 5))
+    return np.concatenate([first, tails], axis=2).reshape(-1, n_cards // 5, 5)
+
+
+def dominated_mask(profiles: np.ndarray) -> np.ndarray:
+    """Plain O(n^2) check over *distinct* rows: is some other row >= in every column?
+
+    (Between distinct rows, >= everywhere means dominated.)
+    """
+    n = profiles.shape[0]
+    assert np.unique(profiles, axis=0).shape[0] == n
+    dominated = np.zeros(n, dtype=bool)
+    for start in range(0, n, 1024):
+        block = profiles[start : start + 1024]
+        ge = np.ones((block.shape[0], n), dtype=bool)  # ge[i, j]: row j >= row i
+        for column in range(profiles.shape[1]):
+            ge &= profiles[None, :, column] >= block[:, None, column]
+        dominated[start : start + 1024] = ge.sum(axis=1) > 1  # itself, and another
+    return dominated
+
+
+def brute_frontier(holding, rules: Rules) -> np.ndarray:
+    """Non-dominated sorted strength profiles over every partition, lexicographic order."""
+    cards = np.array(sorted(holding), dtype=np.int64)
+    packets = cards[partition_indices(cards.shape[0])]
+    profiles = np.sort(strength(packets, rules).astype(np.int64), axis=1)
+    distinct = np.unique(profiles, axis=0)
+    return distinct[~dominated_mask(distinct)]

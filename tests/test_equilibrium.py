@@ -1,7 +1,7 @@
 """Correctness of the equilibrium solver (issue #4).
 
 * Reduced games of 10 cards into 2 packets: every ordered arrangement of
-  both players (252 each) is enumerated here, the FULL payoff matrix is
+  both players (252 each) is enumerated (``brute_force``), the FULL payoff matrix is
   built from :func:`solver.game.arrangement.points_against` on the strength
   profiles and solved directly; :func:`solver.equilibria.equilibrium.solve` must give
   the same value, and its strategies must guarantee their bounds against
@@ -16,18 +16,19 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations, pairwise, permutations
+from itertools import pairwise, permutations
 
+import brute_force as bf
 import numpy as np
 import pytest
 
+from solver.equilibria import double_oracle
 from solver.equilibria.equilibrium import DoubleOracle, solve
+from solver.equilibria.frontier_game import FrontierGame
 from solver.equilibria.matrix_game import solve_matrix_game
 from solver.errors import SolverError
 from solver.game.arrangement import points_against
 from solver.game.deal import deal
-from solver.game.evaluator import strength
 from solver.game.rules import Rules
 from solver.models.opponents import Objective, Opponent
 from solver.response.best_response import SolveStatus, best_response
@@ -44,20 +45,10 @@ INDEPENDENT = Rules(discard_mode="independent")
 # ======================================================================= brute force
 
 
-@lru_cache(maxsize=2)
-def ordered_two_packet_indices() -> np.ndarray:
-    """Every ordered arrangement of 10 cards into 2 packets: (252, 2, 5) indices."""
-    out = []
-    for first in combinations(range(10), 5):
-        second = tuple(i for i in range(10) if i not in first)
-        out.append((first, second))
-    return np.array(out, dtype=np.int64)
-
-
 def all_profiles(holding, rules: Rules) -> np.ndarray:
-    """Strength profile (position order) of every ordered arrangement of a 10-card holding."""
-    cards = np.array(sorted(holding), dtype=np.int64)
-    return strength(cards[ordered_two_packet_indices()], rules).astype(np.int64)
+    """The strength profile (position order) of every ordered arrangement of the holding."""
+    enumeration = bf.enumerate_arrangements(holding, rules)
+    return enumeration.profiles[enumeration.inverse]
 
 
 def payoff_matrix(mine: np.ndarray, theirs: np.ndarray, rules: Rules, payoff: str) -> np.ndarray:
@@ -200,20 +191,6 @@ def test_two_packets_with_large_position_points():
 # ======================================================================= 3 packets
 
 
-@lru_cache(maxsize=1)
-def three_packet_splits() -> np.ndarray:
-    """Every unordered split of 15 indices into 3 packets of 5: (126126, 3, 5)."""
-    splits = []
-    for head in combinations(range(1, 15), 4):
-        head = (0, *head)
-        rest = [i for i in range(15) if i not in head]
-        for second in combinations(rest[1:], 4):
-            second = (rest[0], *second)
-            third = tuple(i for i in rest if i not in second)
-            splits.append((head, second, third))
-    return np.array(splits, dtype=np.int64)
-
-
 def _brute_frontier_strategies(holding, rules: Rules) -> np.ndarray:
     """Every distinct ordering of every non-dominated sorted profile, by brute force.
 
@@ -222,19 +199,8 @@ def _brute_frontier_strategies(holding, rules: Rules) -> np.ndarray:
     payoff is monotone in each position's strength; so removing those weakly
     dominated strategies leaves the game value unchanged.
     """
-    cards = np.array(sorted(holding), dtype=np.int64)
-    splits = three_packet_splits()
-    assert splits.shape == (126_126, 3, 5)
-    profiles = np.sort(strength(cards[splits], rules).astype(np.int64), axis=1)
-    distinct = np.unique(profiles, axis=0)
-    maximal = np.zeros(distinct.shape[0], dtype=bool)
-    for start in range(0, distinct.shape[0], 1024):
-        block = distinct[start : start + 1024]
-        ge = np.ones((block.shape[0], distinct.shape[0]), dtype=bool)
-        for column in range(3):
-            ge &= distinct[None, :, column] >= block[:, None, column]
-        maximal[start : start + 1024] = ge.sum(axis=1) == 1  # only itself is >= everywhere
-    orderings = {tuple(p) for row in distinct[maximal].tolist() for p in permutations(row)}
+    maximal = bf.brute_frontier(holding, rules)
+    orderings = {tuple(p) for row in maximal.tolist() for p in permutations(row)}
     return np.array(sorted(orderings), dtype=np.int64)
 
 
@@ -360,7 +326,7 @@ def test_full_deal_exploitability_by_cpsat_proven(solved):
     """A case CP-SAT proves optimal quickly: the opponent's best margin is exactly -value."""
     d, result = solved(1, INDEPENDENT, "margin")
     opponent = Opponent.mixture(result.row.arrangements, result.row.probabilities, INDEPENDENT)
-    response = best_response(d.holdings[1], opponent, Objective.MARGIN, time_limit=30)
+    response = best_response(d.holdings[1], opponent, Objective.MARGIN)
     assert response.status is SolveStatus.OPTIMAL
     assert response.value == pytest.approx(-result.value, abs=CPSAT_TOL)
     assert response.value <= -result.lower + CPSAT_TOL
@@ -404,6 +370,24 @@ def test_double_oracle_iterations_on_a_full_deal(solved):
     final = oracle.result(1e-9)
     assert final.value == pytest.approx(result.value, abs=VALUE_TOL)
     assert final.converged
+    # Timings: the frontiers come first, each iteration's parts fit in it.
+    assert 0.0 <= final.frontier_seconds <= records[0].seconds <= final.seconds
+    for record in records:
+        assert record.lp_seconds >= 0.0 and record.oracle_seconds >= 0.0
+    assert sum(r.lp_seconds + r.oracle_seconds for r in records) <= records[-1].seconds
+
+
+@pytest.mark.parametrize("payoff", ["margin", "win"])
+def test_the_deal_is_a_payoff_oracle_of_the_generic_double_oracle(payoff):
+    """The frontier game solved by the generic algorithm: the same bounds as ``solve``."""
+    rules = Rules(position_points=THREE, discard_mode="independent")
+    for first, second in reduced_pairs(seed=11, count=2, n=15):
+        game = FrontierGame(first, second, rules, payoff, per_iteration=3)
+        solution = double_oracle.solve(game, per_iteration=3)
+        expected = solve(first, second, rules, payoff=payoff)
+        assert game.to_payoff(solution.lower) == pytest.approx(expected.lower, abs=1e-9)
+        assert game.to_payoff(solution.upper) == pytest.approx(expected.upper, abs=1e-9)
+        assert solution.gap <= 1e-9
 
 
 @pytest.mark.parametrize("payoff", ["margin", "win"])
@@ -439,7 +423,7 @@ def test_tiny_time_limit_reduced_game_is_honest():
         for payoff in ("margin", "win"):
             expected = solve_matrix_game(payoff_matrix(mine_all, theirs_all, rules, payoff)).value
             result = solve(first, second, rules, payoff=payoff, time_limit=1e-9)
-            assert result.iterations >= 1 and len(result.history) == result.iterations
+            assert result.iterations == 1 and len(result.history) == 1
             assert result.converged == (result.upper - result.lower <= 1e-9)
             assert result.gap == pytest.approx(max(0.0, result.upper - result.lower), abs=1e-12)
             assert result.lower - 1e-9 <= result.value <= result.upper + 1e-9
@@ -451,8 +435,11 @@ def test_tiny_time_limit_reduced_game_is_honest():
 def test_tiny_time_limit_full_deal_is_honest(solved):
     d, converged = solved(2, INDEPENDENT, "win")
     result = solve(d.holdings[0], d.holdings[1], INDEPENDENT, payoff="win", time_limit=1e-9)
-    assert result.converged in (True, False)
-    assert result.converged == (result.upper - result.lower <= 1e-9)
+    # The limit has passed when the first iteration ends (the frontiers alone
+    # take longer), and one iteration is far from the equilibrium here.
+    assert result.iterations == 1 and len(result.history) == 1
+    assert converged.iterations > 1
+    assert not result.converged and result.gap > 1e-9
     assert result.lower - 1e-9 <= result.value <= result.upper + 1e-9
     assert result.lower - 1e-9 <= converged.value <= result.upper + 1e-9
     check_mixtures(result, d.holdings[0], d.holdings[1], INDEPENDENT)

@@ -12,10 +12,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
-from itertools import combinations, permutations
+from itertools import permutations
 from math import factorial, prod
 
+import brute_force as bf
 import numpy as np
 import pytest
 
@@ -42,59 +42,14 @@ OPTIONS = {
 # ======================================================================= brute force
 
 
-@lru_cache(maxsize=4)
-def partition_indices(n_cards: int) -> np.ndarray:
-    """Every unordered split of ``range(n_cards)`` into five-card packets, ``(N, n/5, 5)``.
-
-    Each packet holds the lowest index not in an earlier packet, so every
-    partition appears exactly once: 126 for ten cards, 126,126 for fifteen.
-    """
-    if n_cards == 0:
-        return np.zeros((1, 0, 5), dtype=np.int64)
-    heads = np.array([(0, *c) for c in combinations(range(1, n_cards), 4)], dtype=np.int64)
-    rests = np.array(
-        [[i for i in range(n_cards) if i not in set(head)] for head in heads], dtype=np.int64
-    ).reshape(heads.shape[0], n_cards - 5)
-    sub = partition_indices(n_cards - 5)  # indices into each rest
-    tails = rests[:, sub]  # (C, M, m - 1, 5)
-    first = np.broadcast_to(heads[:, None, None, :], (heads.shape[0], sub.shape[0], 1, 5))
-    return np.concatenate([first, tails], axis=2).reshape(-1, n_cards // 5, 5)
-
-
 def test_partition_counts():
-    assert partition_indices(10).shape == (126, 2, 5)
-    assert partition_indices(15).shape == (126_126, 3, 5)
+    assert bf.partition_indices(10).shape == (126, 2, 5)
+    assert bf.partition_indices(15).shape == (126_126, 3, 5)
     # Every partition really splits the indices, and they are all distinct.
-    parts = partition_indices(15)
+    parts = bf.partition_indices(15)
     assert (np.sort(parts.reshape(parts.shape[0], -1), axis=1) == np.arange(15)).all()
     keys = {tuple(sorted(tuple(p) for p in row)) for row in parts[::97].tolist()}
     assert len(keys) == parts[::97].shape[0]
-
-
-def dominated_mask(profiles: np.ndarray) -> np.ndarray:
-    """Plain O(n^2) check over *distinct* rows: is some other row >= in every column?
-
-    (Between distinct rows, >= everywhere means dominated.)
-    """
-    n = profiles.shape[0]
-    assert np.unique(profiles, axis=0).shape[0] == n
-    dominated = np.zeros(n, dtype=bool)
-    for start in range(0, n, 1024):
-        block = profiles[start : start + 1024]
-        ge = np.ones((block.shape[0], n), dtype=bool)  # ge[i, j]: row j >= row i
-        for column in range(profiles.shape[1]):
-            ge &= profiles[None, :, column] >= block[:, None, column]
-        dominated[start : start + 1024] = ge.sum(axis=1) > 1  # itself, and another
-    return dominated
-
-
-def brute_frontier(holding, rules: Rules) -> np.ndarray:
-    """Non-dominated sorted strength profiles over every partition, lexicographic order."""
-    cards = np.array(sorted(holding), dtype=np.int64)
-    packets = cards[partition_indices(cards.shape[0])]
-    profiles = np.sort(strength(packets, rules).astype(np.int64), axis=1)
-    distinct = np.unique(profiles, axis=0)
-    return distinct[~dominated_mask(distinct)]
 
 
 def as_set(rows: np.ndarray) -> set[tuple[int, ...]]:
@@ -171,7 +126,7 @@ FIXED_FIFTEEN = [
 
 def check_frontier(holding, rules: Rules) -> None:
     front = frontier(holding, rules)
-    expected = brute_frontier(holding, rules)
+    expected = bf.brute_frontier(holding, rules)
     got = np.asarray(front.profiles)
     assert got.shape[1] == rules.n_packets
     assert (np.diff(got, axis=1) >= 0).all(), "profiles are not sorted"
@@ -287,7 +242,7 @@ def test_full_deal_packets_strategies_arrangements(full_frontiers):
         assert front.profiles.shape[1] == 5
         assert len(as_set(front.profiles)) == front.profiles.shape[0]
         # The frontier is an antichain.
-        assert not dominated_mask(front.profiles.astype(np.int64)).any()
+        assert not bf.dominated_mask(front.profiles.astype(np.int64)).any()
         check_packets(front, front.holding, front.rules)
         check_strategies(front)
         orderings = Counter(np.asarray(front.strategies()[1]).tolist())

@@ -12,7 +12,7 @@ constraints.  Any pair of strategies certifies bounds on the game value:
 either player could gain by deviating.
 
 :class:`MatrixGameLP` keeps the matrix between solves and grows it a row
-or a column at a time, as the double oracle (:mod:`solver.equilibria.equilibrium`)
+or a column at a time, as the double oracle (:mod:`solver.equilibria.double_oracle`)
 needs, optionally re-optimizing from the last basis with the warm simplex of
 :mod:`solver.equilibria.simplex`; :func:`solve_matrix_game` solves a whole matrix at
 once with GLOP.

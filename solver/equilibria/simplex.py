@@ -63,6 +63,10 @@ _FEASIBILITY_TOLERANCE = 1e-12
 _HARRIS_SLACK = 1e-11
 # Size of the right-hand-side perturbation (relative to 1).
 _PERTURBATION = 1e-7
+# A pivot is computed twice, from the basis inverse's row and from its
+# column; when the two disagree by more than this (relatively), rounding has
+# built up in the inverse, which is refactored before the pivot is chosen again.
+_PIVOT_AGREEMENT = 1e-7
 
 
 def _harris(numerators: np.ndarray, pivots: np.ndarray, candidates: np.ndarray) -> int:
@@ -268,7 +272,7 @@ class WarmSimplex:
                 raise SimplexError("the program looks unbounded")
             inverse_row = self._inverse_row(leaving)
             ratio = self._times_matrix(inverse_row, payoff) / direction[leaving]
-            if abs(ratio[chosen] - 1.0) > 1e-7:
+            if abs(ratio[chosen] - 1.0) > _PIVOT_AGREEMENT:
                 # Row and column disagree on the pivot: refactor, choose again.
                 if self._updates == 0:
                     raise SimplexError("the basis is too ill-conditioned")
@@ -316,7 +320,7 @@ class WarmSimplex:
             entering = self._variable(chosen)
             direction = self._ftran(self._column_of(payoff, entering))
             pivot = direction[leaving]
-            if abs(pivot - alpha[chosen]) > 1e-7 * (1.0 + abs(pivot)):
+            if abs(pivot - alpha[chosen]) > _PIVOT_AGREEMENT * (1.0 + abs(pivot)):
                 # The row and the column disagree on the pivot: the inverse has
                 # drifted.  Refactor and choose again.
                 if self._updates == 0:

@@ -44,7 +44,7 @@ from solver.game.arrangement import Arrangement
 from solver.game.cards import parse_cards
 from solver.game.payloads import arrangement_payload, cards_payload
 from solver.game.rules import Rules
-from solver.models.opponents import Opponent, OpponentKind
+from solver.models.opponents import Opponent, OpponentKind, check_probabilities
 
 __all__ = ["FORMAT", "Mixture", "read_mixture", "write_mixture"]
 
@@ -70,13 +70,7 @@ class Mixture:
     metadata: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        if not self.arrangements or len(self.arrangements) != len(self.probabilities):
-            raise MixtureError("a mixture needs one probability per arrangement, and at least one")
-        probs = np.asarray(self.probabilities, dtype=np.float64)
-        if not np.all(np.isfinite(probs)) or (probs < 0).any():
-            raise MixtureError("mixture probabilities must be finite and non-negative")
-        if abs(float(probs.sum()) - 1.0) > 1e-6:
-            raise MixtureError(f"mixture probabilities sum to {probs.sum():.6g}, not 1")
+        check_probabilities(self.probabilities, len(self.arrangements), "mixture probabilities")
         cards = self.arrangements[0].cards
         for index, arrangement in enumerate(self.arrangements):
             if arrangement.cards != cards:

@@ -55,7 +55,10 @@ __all__ = [
     "Opponent",
     "OpponentKind",
     "PositionStats",
+    "below_and_above",
+    "check_probabilities",
     "expected_value",
+    "game_outcome",
     "position_stats",
     "position_value_table",
     "position_values",
@@ -200,13 +203,7 @@ class Opponent:
         solver.errors.MixtureError: probabilities sum to 0.5, not 1
         """
         rules = rules or DEFAULT_RULES
-        probs = np.asarray(probabilities, dtype=np.float64)
-        if len(arrangements) == 0 or probs.shape != (len(arrangements),):
-            raise MixtureError("a mixture needs one probability per arrangement, and at least one")
-        if not np.all(np.isfinite(probs)) or (probs < 0).any():
-            raise MixtureError("probabilities must be finite and non-negative")
-        if abs(probs.sum() - 1.0) > 1e-6:
-            raise MixtureError(f"probabilities sum to {probs.sum():.6g}, not 1")
+        probs = check_probabilities(probabilities, len(arrangements), "probabilities")
         probs = probs / probs.sum()
         first = arrangements[0]
         reference = check_holding(first.cards if holding is None else holding, rules)
@@ -263,6 +260,54 @@ class Opponent:
         return Opponent.mixture(drawn, equal, self.rules, kind=OpponentKind.SAMPLED)
 
 
+def check_probabilities(
+    probabilities: Sequence[float] | np.ndarray, count: int, name: str
+) -> np.ndarray:
+    """``probabilities`` as float64, checked: ``count`` of them (at least one),
+    finite, non-negative, summing to 1 within 1e-6; errors call them ``name``.
+
+    >>> check_probabilities([0.5, 0.5], 2, "probabilities").tolist()
+    [0.5, 0.5]
+    >>> check_probabilities([0.5, 0.4], 2, "mixture probabilities")
+    Traceback (most recent call last):
+        ...
+    solver.errors.MixtureError: mixture probabilities sum to 0.9, not 1
+    """
+    probs = np.asarray(probabilities, dtype=np.float64)
+    if count == 0 or probs.shape != (count,):
+        raise MixtureError("a mixture needs one probability per arrangement, and at least one")
+    if not np.all(np.isfinite(probs)) or (probs < 0).any():
+        raise MixtureError(f"{name} must be finite and non-negative")
+    if abs(float(probs.sum()) - 1.0) > 1e-6:
+        raise MixtureError(f"{name} sum to {probs.sum():.6g}, not 1")
+    return probs
+
+
+def below_and_above(mass: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along the last axis (strengths): the mass strictly below and strictly above each.
+
+    >>> [a.tolist() for a in below_and_above(np.array([1, 2, 3]))]
+    [[0, 1, 3], [5, 3, 0]]
+    """
+    below = np.cumsum(mass, axis=-1) - mass
+    above = mass.sum(axis=-1, keepdims=True) - below - mass
+    return below, above
+
+
+def game_outcome(margin: np.ndarray, objective: Objective) -> np.ndarray:
+    """A game's value to the player ``margin`` points ahead (float64, elementwise).
+
+    Win: 1 for a win, else 0.  Game: 1 for a win, 1/2 for a draw, 0 for a loss.
+
+    >>> game_outcome(np.array([3, 0, -2]), Objective.GAME).tolist()
+    [1.0, 0.5, 0.0]
+    """
+    result = (margin > 0).astype(np.float64)
+    if objective is Objective.GAME:
+        result += 0.5 * (margin == 0)
+    return result
+
+
 def position_values(opponent: Opponent, objective: Objective) -> np.ndarray:
     """Integer value of each strength at each position, in units of ``1 / total``.
 
@@ -279,9 +324,7 @@ def position_values(opponent: Opponent, objective: Objective) -> np.ndarray:
     """
     if not objective.separable:
         raise SolverError(f"objective {objective.value!r} is not a sum over positions")
-    marginal = opponent.marginal
-    below = np.cumsum(marginal, axis=1) - marginal
-    above = opponent.total - below - marginal
+    below, above = below_and_above(opponent.marginal)
     weights = np.asarray(opponent.rules.position_points, dtype=np.int64)[:, None]
     if objective is Objective.POINTS:
         return weights * below
@@ -316,9 +359,7 @@ def position_value_table(opponent: Opponent, objective: Objective) -> np.ndarray
     """
     if not objective.separable:
         raise SolverError(f"objective {objective.value!r} is not a sum over positions")
-    mass = strength_probabilities(opponent)
-    below = np.cumsum(mass, axis=1) - mass
-    above = mass.sum(axis=1, keepdims=True) - below - mass
+    below, above = below_and_above(strength_probabilities(opponent))
     weights = np.asarray(opponent.rules.position_points, dtype=np.float64)[:, None]
     return weights * below if objective is Objective.POINTS else weights * (below - above)
 
@@ -356,11 +397,7 @@ def expected_value(profiles: np.ndarray, opponent: Opponent, objective: Objectiv
             "needs sampled arrangements"
         )
     mine, theirs = points_against(profiles[..., None, :], opponent.profiles, opponent.rules)
-    margin = mine - theirs
-    result = (margin > 0).astype(np.float64)
-    if objective is Objective.GAME:
-        result += 0.5 * (margin == 0)
-    return result @ opponent.probabilities
+    return game_outcome(mine - theirs, objective) @ opponent.probabilities
 
 
 @dataclass(frozen=True)
@@ -385,7 +422,7 @@ def position_stats(profile: np.ndarray, opponent: Opponent) -> tuple[PositionSta
     profile = np.asarray(profile, dtype=np.int64)
     positions = np.arange(profile.shape[0])
     mass = strength_probabilities(opponent)[positions]
-    below = (np.cumsum(mass, axis=1) - mass)[positions, profile]
+    below = below_and_above(mass)[0][positions, profile]
     equal = mass[positions, profile]
     above = np.clip(1.0 - below - equal, 0.0, 1.0)
     out = []

@@ -233,7 +233,21 @@ def realize(options: PacketOptions, chosen: Iterable[int]) -> np.ndarray:
     """
     chosen = [int(k) for k in chosen]
     packets = np.full((len(chosen), HAND_SIZE), -1, dtype=np.int64)
+    used_by_flush = _place_flushes(options, chosen, packets)
     free: dict[int, list[int]] = {r: [] for r in range(N_RANKS)}
+    for card in options.holding:
+        if card not in used_by_flush:
+            free[card >> 2].append(card)
+    _place_multisets(options, chosen, packets, free)
+    if any(free[r] for r in range(N_RANKS)):
+        raise ArrangementError("the options leave cards of the holding unused")
+    plain = [p for p, k in enumerate(chosen) if options.flush_suit[k] < 0]
+    _break_accidental_flushes(packets, plain)
+    return packets
+
+
+def _place_flushes(options: PacketOptions, chosen: list[int], packets: np.ndarray) -> set[int]:
+    """Put the flush options' cards in their packets; the cards they use."""
     used_by_flush: set[int] = set()
     for position, k in enumerate(chosen):
         if options.flush_suit[k] >= 0:
@@ -242,9 +256,13 @@ def realize(options: PacketOptions, chosen: Iterable[int]) -> np.ndarray:
                 raise ArrangementError("two flush packets share a card")
             used_by_flush.update(cards)
             packets[position] = cards
-    for card in options.holding:
-        if card not in used_by_flush:
-            free[card >> 2].append(card)
+    return used_by_flush
+
+
+def _place_multisets(
+    options: PacketOptions, chosen: list[int], packets: np.ndarray, free: dict[int, list[int]]
+) -> None:
+    """Fill the multiset options' packets from the ``free`` cards of each rank (taken out)."""
     for position, k in enumerate(chosen):
         if options.flush_suit[k] >= 0:
             continue
@@ -256,11 +274,6 @@ def realize(options: PacketOptions, chosen: Iterable[int]) -> np.ndarray:
             cards.extend(free[rank][:need])
             del free[rank][:need]
         packets[position] = cards
-    if any(free[r] for r in range(N_RANKS)):
-        raise ArrangementError("the options leave cards of the holding unused")
-    plain = [p for p, k in enumerate(chosen) if options.flush_suit[k] < 0]
-    _break_accidental_flushes(packets, plain)
-    return packets
 
 
 def _break_accidental_flushes(packets: np.ndarray, plain: list[int]) -> None:

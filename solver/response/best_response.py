@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -48,6 +49,7 @@ from solver.models.opponents import (
     Objective,
     Opponent,
     expected_value,
+    game_outcome,
     position_stats,
 )
 from solver.models.packets import check_holding, packet_options, realize
@@ -58,10 +60,13 @@ from solver.response.results import BestResponse, Estimate, SolveStatus
 __all__ = [
     "BestResponse",
     "Estimate",
+    "FixedSplit",
     "SolveStatus",
     "best_response",
     "estimate_on_fresh_samples",
     "parse_fixed",
+    "prepare_opponent",
+    "split_fixed",
     "top_responses",
 ]
 
@@ -103,6 +108,61 @@ def parse_fixed(
     return result
 
 
+@dataclass(frozen=True)
+class FixedSplit:
+    """A holding split into fixed packets and the free cards of the other positions.
+
+    Attributes
+    ----------
+    fixed
+        ``{position (0-based): packet}``, checked by :func:`parse_fixed`.
+    free_cards
+        The holding's cards in no fixed packet.
+    free_positions
+        The positions without a fixed packet, in order.
+    """
+
+    fixed: dict[int, tuple[int, ...]]
+    free_cards: tuple[int, ...]
+    free_positions: list[int]
+
+    def fixed_strengths(self, rules: Rules) -> dict[int, int]:
+        """The strength of each fixed packet, by position."""
+        return {p: int(strength(np.array(packet), rules)) for p, packet in self.fixed.items()}
+
+    def arrangement(self, free_packets: Iterable[Iterable[int]], rules: Rules) -> Arrangement:
+        """The arrangement with ``free_packets`` at the free positions, in order."""
+        rows: list[tuple[int, ...]] = [() for _ in range(rules.n_packets)]
+        for position, packet in zip(self.free_positions, free_packets, strict=True):
+            rows[position] = tuple(int(c) for c in packet)
+        for position, packet in self.fixed.items():
+            rows[position] = packet
+        return Arrangement(tuple(rows))
+
+
+def split_fixed(
+    holding: Iterable[int], fixed: Mapping[int, Iterable[int]] | None, rules: Rules
+) -> FixedSplit:
+    """Check ``holding`` and the ``fixed`` packets (1-based positions), and split.
+
+    >>> split = split_fixed(range(25), {5: range(20, 25)}, Rules())
+    >>> split.free_positions, len(split.free_cards)
+    ([0, 1, 2, 3], 20)
+    >>> split_fixed(range(25), {1: (0, 1)}, Rules())
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: fixed: position 1 needs five distinct cards
+    """
+    cards = check_holding(holding, rules, who="your holding")
+    fixed_packets = parse_fixed(cards, fixed, rules)
+    fixed_cards = {c for packet in fixed_packets.values() for c in packet}
+    return FixedSplit(
+        fixed=fixed_packets,
+        free_cards=tuple(c for c in cards if c not in fixed_cards),
+        free_positions=[p for p in range(rules.n_packets) if p not in fixed_packets],
+    )
+
+
 def _problem(
     holding: Iterable[int],
     opponent: Opponent,
@@ -110,38 +170,30 @@ def _problem(
     fixed: Mapping[int, Iterable[int]] | None,
 ) -> Problem:
     rules = opponent.rules
-    cards = check_holding(holding, rules, who="your holding")
-    fixed_packets = parse_fixed(cards, fixed, rules)
-    fixed_cards = {c for packet in fixed_packets.values() for c in packet}
-    free_cards = [c for c in cards if c not in fixed_cards]
-    free_positions = [p for p in range(rules.n_packets) if p not in fixed_packets]
-    fixed_strengths = {
-        p: int(strength(np.array(packet), rules)) for p, packet in fixed_packets.items()
-    }
+    split = split_fixed(holding, fixed, rules)
     return Problem(
         rules=rules,
         objective=objective,
         opponent=opponent,
-        options=packet_options(free_cards, rules),
-        free_positions=free_positions,
-        fixed=fixed_packets,
-        fixed_strengths=fixed_strengths,
+        options=packet_options(split.free_cards, rules),
+        free_positions=split.free_positions,
+        fixed=split.fixed,
+        fixed_strengths=split.fixed_strengths(rules),
     )
 
 
 def _assemble(problem: Problem, chosen: list[int]) -> Arrangement:
     packets = realize(problem.options, chosen) if problem.free_positions else np.zeros((0, 5))
-    rows: list[tuple[int, ...]] = [() for _ in range(problem.rules.n_packets)]
-    for j, position in enumerate(problem.free_positions):
-        rows[position] = tuple(int(c) for c in packets[j])
-    for position, packet in problem.fixed.items():
-        rows[position] = packet
-    return Arrangement(tuple(rows))
+    split = FixedSplit(problem.fixed, (), problem.free_positions)
+    return split.arrangement(packets, problem.rules)
 
 
-def _prepare_opponent(
+def prepare_opponent(
     opponent: Opponent, objective: Objective, samples: int, rng: np.random.Generator | None
 ) -> Opponent:
+    """The model to optimize against: for win or game against a random
+    opponent, ``samples`` of its arrangements (drawn by ``rng``, default
+    seeded); otherwise ``opponent`` itself."""
     if objective.separable or opponent.has_joint:
         return opponent
     return opponent.sampled(samples, rng if rng is not None else np.random.default_rng(0))
@@ -157,10 +209,7 @@ def estimate_on_fresh_samples(
     generator = rng if rng is not None else np.random.default_rng(1)
     theirs = random_profiles(opponent.holding, n_samples, generator, opponent.rules)
     mine, other = points_against(profile, theirs, opponent.rules)
-    margin = mine - other
-    outcome = (margin > 0).astype(np.float64)
-    if objective is Objective.GAME:
-        outcome += 0.5 * (margin == 0)
+    outcome = game_outcome(mine - other, objective)
     return Estimate(
         mean=float(outcome.mean()),
         stderr=float(outcome.std(ddof=1) / np.sqrt(n_samples)) if n_samples > 1 else float("nan"),
@@ -250,7 +299,7 @@ def top_responses(
         raise SolverError(f"workers must be at least 1, got {workers}", argument="workers")
     started = time.perf_counter()
     objective = Objective(objective)
-    used = _prepare_opponent(opponent, objective, samples, rng)
+    used = prepare_opponent(opponent, objective, samples, rng)
     problem = _problem(holding, used, objective, fixed)
     found = search(problem, k, time_limit, workers)
     if not found:

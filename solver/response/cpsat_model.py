@@ -27,6 +27,7 @@ maximizing ``sum_j n_j * win_j`` (game: ``sum_j n_j * (win_j + draw_or_win_j)``)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -35,7 +36,7 @@ from solver.game.rules import Rules
 from solver.models.opponents import Objective, Opponent, position_values
 from solver.models.packets import PacketOptions
 
-__all__ = ["ArrangementModel", "ModelOutcome", "Problem"]
+__all__ = ["ArrangementModel", "ModelOutcome", "ModelStatus", "Problem"]
 
 
 @dataclass
@@ -92,11 +93,20 @@ class Problem:
         return factor * self.opponent.total
 
 
+class ModelStatus(str, Enum):
+    """What CP-SAT reported about one model."""
+
+    OPTIMAL = "optimal"  # the optimum, proved
+    FEASIBLE = "feasible"  # a solution, not proved optimal (time ran out)
+    INFEASIBLE = "infeasible"  # proved: the model has no solution
+    UNKNOWN = "unknown"  # no solution found, nothing proved (time ran out)
+
+
 @dataclass(frozen=True)
 class ModelOutcome:
     """What one solve returned (integer objective units)."""
 
-    status: str  # "optimal", "feasible", "infeasible" or "unknown"
+    status: ModelStatus
     chosen: list[int] | None
     objective: int | None
     bound: float
@@ -249,10 +259,10 @@ class ArrangementModel:
                 for j in range(len(self.by_position))
             ]
             return ModelOutcome(
-                status="optimal" if status == cp.OPTIMAL else "feasible",
+                status=ModelStatus.OPTIMAL if status == cp.OPTIMAL else ModelStatus.FEASIBLE,
                 chosen=chosen,
                 objective=round(solver.objective_value),
                 bound=float(solver.best_objective_bound),
             )
-        name = "infeasible" if status == cp.INFEASIBLE else "unknown"
+        name = ModelStatus.INFEASIBLE if status == cp.INFEASIBLE else ModelStatus.UNKNOWN
         return ModelOutcome(status=name, chosen=None, objective=None, bound=float("inf"))

@@ -21,7 +21,7 @@ import numpy as np
 from solver.models.heuristics import greedy_arrangement
 from solver.models.opponents import Objective
 from solver.models.packets import PacketOptions, realize
-from solver.response.cpsat_model import ArrangementModel, Problem
+from solver.response.cpsat_model import ArrangementModel, ModelStatus, Problem
 from solver.response.results import SolveStatus
 
 __all__ = [
@@ -79,6 +79,14 @@ class Found:
             self.real.extend(self.chosen)
 
 
+# The first pruned model's slack: 1/500 of the points at stake (0.05 of the
+# default 25 points, in the model's units).  Against most opponents the
+# optimum is that close to the sum of the best values at each position, and
+# so small a slack keeps few options; when it is not, the slack widens.
+_FIRST_SLACK_DIVISOR = 500
+_WIDEN = 4  # a pruned model with no arrangement at all widens the slack this much
+
+
 def search(problem: Problem, k: int, time_limit: float | None, workers: int) -> list[Found]:
     """The ``k`` best distinct profiles, by CP-SAT on models pruned to what can matter.
 
@@ -106,68 +114,95 @@ def search(problem: Problem, k: int, time_limit: float | None, workers: int) -> 
         ]
     if not problem.objective.separable:
         return search_full(problem, k, time_limit, workers)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    values, _, _ = problem.coefficients()
-    n_free = len(problem.free_positions)
-    loss = values.max(axis=0)[None, :] - values
-    ceiling = int(values.max(axis=0).sum())
-    incumbent = greedy_choice(problem)
-    lower = int(sum(values[incumbent[j], j] for j in range(n_free)))
+    return _PrunedSearch(problem, k, time_limit, workers).run()
 
-    def profile(chosen: list[int]) -> tuple[int, ...]:
-        return tuple(int(problem.options.strength[c]) for c in chosen)
 
-    slack = max(1, problem.scale * problem.rules.total_points // 500)
-    found: list[Found] = []
-    while len(found) < k:
-        slack = min(slack, ceiling - lower)
-        floor = ceiling - slack
-        keep = loss <= slack
-        model = ArrangementModel(problem, keep=keep)
-        for earlier in found:
+class _PrunedSearch:
+    """The state of :func:`search` on pruned models (points and margin)."""
+
+    def __init__(self, problem: Problem, k: int, time_limit: float | None, workers: int) -> None:
+        self.problem, self.k, self.workers = problem, k, workers
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        values, _, _ = problem.coefficients()
+        self.loss = values.max(axis=0)[None, :] - values
+        self.ceiling = int(values.max(axis=0).sum())
+        self.incumbent = greedy_choice(problem)
+        self.lower = int(sum(values[c, j] for j, c in enumerate(self.incumbent)))
+        points = problem.scale * problem.rules.total_points
+        self.slack = max(1, points // _FIRST_SLACK_DIVISOR)
+        self.found: list[Found] = []
+
+    def _profile(self, chosen: list[int]) -> tuple[int, ...]:
+        return tuple(int(self.problem.options.strength[c]) for c in chosen)
+
+    def _fallback(self) -> list[Found]:
+        return self.found or [Found(self.incumbent, SolveStatus.FEASIBLE, float(self.ceiling))]
+
+    def _remaining(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.perf_counter()
+
+    def run(self) -> list[Found]:
+        """Solve pruned models, widening the slack until ``k`` profiles are certified."""
+        while len(self.found) < self.k:
+            self.slack = min(self.slack, self.ceiling - self.lower)
+            done = self._search_model()
+            if done is not None:
+                return done
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                return self._fallback()
+        return self.found
+
+    def _model(self) -> ArrangementModel:
+        """The model of the options within the slack, without the profiles found."""
+        keep = self.loss <= self.slack
+        model = ArrangementModel(self.problem, keep=keep)
+        for earlier in self.found:
             model.exclude_profile(earlier.chosen)
-        if all(keep[incumbent[j], j] for j in range(n_free)):
-            model.hint(incumbent)
-        widen = False
-        while len(found) < k:
-            remaining = None if deadline is None else deadline - time.perf_counter()
-            outcome = model.solve(remaining, workers)
+        if all(keep[c, j] for j, c in enumerate(self.incumbent)):
+            model.hint(self.incumbent)
+        return model
+
+    def _search_model(self) -> list[Found] | None:
+        """Certify profiles on one pruned model: the final answer, or None to widen."""
+        floor = self.ceiling - self.slack
+        model = self._model()
+        while len(self.found) < self.k:
+            outcome = model.solve(self._remaining(), self.workers)
             if outcome.chosen is None:
-                if outcome.status == "infeasible" and slack < ceiling - lower:
-                    slack = max(1, 4 * slack)  # nothing this good: look further
-                    widen = True
-                    break
-                return found or [Found(incumbent, SolveStatus.FEASIBLE, float(ceiling))]
+                if (
+                    outcome.status is ModelStatus.INFEASIBLE
+                    and self.slack < self.ceiling - self.lower
+                ):
+                    self.slack = max(1, _WIDEN * self.slack)  # nothing this good: look further
+                    return None
+                return self._fallback()
             assert outcome.objective is not None
-            certified = outcome.objective >= floor or slack >= ceiling - lower
-            if outcome.status == "optimal" and certified:
-                real = realized_choice(problem, outcome.chosen)
-                model.exclude_profile(outcome.chosen)
-                model.exclude_profile(real)
-                if profile(real) not in {profile(f.real) for f in found}:
-                    found.append(
-                        Found(outcome.chosen, SolveStatus.OPTIMAL, float(outcome.objective), real)
-                    )
-                if profile(incumbent) in (profile(outcome.chosen), profile(real)):
-                    # The incumbent is excluded now: it no longer bounds the next best.
-                    lower = ceiling - int(loss.max(axis=0).sum())
+            certified = outcome.objective >= floor or self.slack >= self.ceiling - self.lower
+            if outcome.status is ModelStatus.OPTIMAL and certified:
+                self._accept(model, outcome.chosen, outcome.objective)
                 continue
-            if outcome.status == "optimal":
+            if outcome.status is ModelStatus.OPTIMAL:
                 # A real arrangement below the floor: everything better lies
                 # within slack = ceiling - its value.
-                incumbent, lower = outcome.chosen, int(outcome.objective)
-                slack = ceiling - lower
-                widen = True
-                break
+                self.incumbent, self.lower = outcome.chosen, int(outcome.objective)
+                self.slack = self.ceiling - self.lower
+                return None
             # Out of time: outside this model everything is worth < floor.
-            bound = min(float(ceiling), max(outcome.bound, float(floor - 1)))
-            found.append(Found(outcome.chosen, SolveStatus.FEASIBLE, bound))
-            return found
-        if not widen:
-            break
-        if deadline is not None and time.perf_counter() >= deadline:
-            return found or [Found(incumbent, SolveStatus.FEASIBLE, float(ceiling))]
-    return found
+            bound = min(float(self.ceiling), max(outcome.bound, float(floor - 1)))
+            self.found.append(Found(outcome.chosen, SolveStatus.FEASIBLE, bound))
+            return self.found
+        return self.found
+
+    def _accept(self, model: ArrangementModel, chosen: list[int], objective: int) -> None:
+        """Record a certified optimum and exclude its profile from the model."""
+        real = realized_choice(self.problem, chosen)
+        model.exclude_profile(chosen)
+        model.exclude_profile(real)
+        if self._profile(real) not in {self._profile(f.real) for f in self.found}:
+            self.found.append(Found(chosen, SolveStatus.OPTIMAL, float(objective), real))
+        if self._profile(self.incumbent) in (self._profile(chosen), self._profile(real)):
+            # The incumbent is excluded now: it no longer bounds the next best.
+            self.lower = self.ceiling - int(self.loss.max(axis=0).sum())
 
 
 def search_full(problem: Problem, k: int, time_limit: float | None, workers: int) -> list[Found]:
@@ -181,10 +216,12 @@ def search_full(problem: Problem, k: int, time_limit: float | None, workers: int
         remaining = None if deadline is None else deadline - time.perf_counter()
         outcome = model.solve(remaining, workers)
         if outcome.chosen is None:
-            if not found and outcome.status != "infeasible":
+            if not found and outcome.status is not ModelStatus.INFEASIBLE:
                 return [Found(greedy, SolveStatus.FEASIBLE, outcome.bound)]
             break
-        status = SolveStatus.OPTIMAL if outcome.status == "optimal" else SolveStatus.FEASIBLE
+        status = (
+            SolveStatus.OPTIMAL if outcome.status is ModelStatus.OPTIMAL else SolveStatus.FEASIBLE
+        )
         real = realized_choice(problem, outcome.chosen)
         seen = {tuple(problem.options.strength[f.real]) for f in found}
         if tuple(problem.options.strength[real]) not in seen:
@@ -240,7 +277,7 @@ def search_known(problem: Problem, time_limit: float | None, workers: int) -> li
         if outcome.chosen is not None:
             total = problem.opponent.total
             return [Found(outcome.chosen, SolveStatus.OPTIMAL, float(worth[index] * total))]
-        if outcome.status == "infeasible":
+        if outcome.status is ModelStatus.INFEASIBLE:
             impossible.append(pattern)
         else:
             break  # out of time

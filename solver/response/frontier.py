@@ -43,7 +43,14 @@ from solver.game.arrangement import Arrangement
 from solver.game.cards import HAND_SIZE, N_RANKS, N_SUITS
 from solver.game.evaluator import strength
 from solver.game.rules import DEFAULT_RULES, Rules
-from solver.models.packets import PacketOptions, check_holding, packet_options, rank_counts, realize
+from solver.models.packets import (
+    PacketOptions,
+    check_holding,
+    packet_options,
+    rank_counts,
+    rank_counts_rows,
+    realize,
+)
 from solver.response.pareto import pareto_keep, ragged_arange, unique_rows
 from solver.response.rank_frontier import POW5, RankFrontiers, rank_frontiers
 
@@ -75,7 +82,7 @@ def _flush_plans(cards: tuple[int, ...], rules: Rules) -> _FlushPlans:
         choices.append(np.vstack([np.full((1, HAND_SIZE), -1), flushes]))
         suit_strength = strength(flushes, rules).astype(np.int64)
         values.append(np.concatenate([[-1], suit_strength]))
-        usages.append(np.vstack([np.zeros((1, N_RANKS), np.int64), _usage(flushes)]))
+        usages.append(np.vstack([np.zeros((1, N_RANKS), np.int64), rank_counts_rows(flushes)]))
     sizes = [choice.shape[0] for choice in choices]
     pick = np.indices(sizes).reshape(N_SUITS, -1).T  # (P, 4): option per suit
     chosen_cards = np.stack([choices[s][pick[:, s]] for s in range(N_SUITS)], axis=1)
@@ -95,11 +102,6 @@ def _flush_plans(cards: tuple[int, ...], rules: Rules) -> _FlushPlans:
         n_flushes=n_flushes[index],
         residual=residual[index],
     )
-
-
-def _usage(hands: np.ndarray) -> np.ndarray:
-    """Rank counts of each row of an ``(n, 5)`` card array."""
-    return (((hands >> 2)[:, :, None]) == np.arange(N_RANKS)).sum(axis=1)
 
 
 def _root_candidates(

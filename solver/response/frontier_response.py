@@ -26,25 +26,27 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from solver.game.arrangement import Arrangement, points_against
-from solver.game.evaluator import strength
+from solver.game.arrangement import points_against
+from solver.game.rules import Rules
 from solver.models.opponents import (
     Objective,
     Opponent,
     expected_value,
+    game_outcome,
     position_stats,
     position_value_table,
 )
-from solver.models.packets import check_holding
 from solver.response.best_response import (
     DEFAULT_EVAL_SAMPLES,
     DEFAULT_SAMPLES,
     BestResponse,
+    FixedSplit,
     SolveStatus,
     estimate_on_fresh_samples,
-    parse_fixed,
+    prepare_opponent,
+    split_fixed,
 )
-from solver.response.frontier import cached_frontier
+from solver.response.frontier import Frontier, cached_frontier
 
 __all__ = ["frontier_best_response", "strategy_values"]
 
@@ -70,10 +72,34 @@ def strategy_values(strengths: np.ndarray, opponent: Opponent, objective: Object
     for start in range(0, strengths.shape[0], rows_per_chunk):
         block = strengths[start : start + rows_per_chunk]
         mine, theirs = points_against(block[:, None, :], opponent.profiles[None], opponent.rules)
-        margin = mine - theirs
-        outcome = (margin > 0) + (0.5 * (margin == 0) if objective is Objective.GAME else 0.0)
+        outcome = game_outcome(mine - theirs, objective)
         values[start : start + rows_per_chunk] = outcome @ opponent.probabilities
     return values
+
+
+def _strategies(
+    split: FixedSplit, rules: Rules
+) -> tuple[Frontier | None, np.ndarray, np.ndarray, np.ndarray]:
+    """The frontier of the free cards, and its strategies' strengths at every position.
+
+    Returns the frontier (None if every packet is fixed), the strengths
+    ``(n_strategies, n_packets)`` with the fixed packets' strengths in
+    place, and each strategy's profile index and order.
+    """
+    if not split.free_positions:
+        empty = np.zeros((1, 0), dtype=np.int64)
+        front, free_strengths, profile_index, order = None, empty, np.zeros(1, np.int64), empty
+    else:
+        free_rules = rules.with_points(
+            tuple(rules.position_points[p] for p in split.free_positions)
+        )
+        front = cached_frontier(split.free_cards, free_rules)
+        free_strengths, profile_index, order = front.strategies()
+    full = np.zeros((free_strengths.shape[0], rules.n_packets), dtype=np.int64)
+    full[:, split.free_positions] = free_strengths
+    for position, packet_strength in split.fixed_strengths(rules).items():
+        full[:, position] = packet_strength
+    return front, full, profile_index, order
 
 
 def frontier_best_response(
@@ -101,37 +127,15 @@ def frontier_best_response(
     started = time.perf_counter()
     rules = opponent.rules
     objective = Objective(objective)
-    cards = check_holding(holding, rules, who="your holding")
-    fixed_packets = parse_fixed(cards, fixed, rules)
-    used = opponent
-    if not objective.separable and not opponent.has_joint:
-        used = opponent.sampled(samples, rng if rng is not None else np.random.default_rng(0))
-    free_positions = [p for p in range(rules.n_packets) if p not in fixed_packets]
-    fixed_cards = {c for packet in fixed_packets.values() for c in packet}
-    free_cards = tuple(c for c in cards if c not in fixed_cards)
-
-    if free_positions:
-        free_rules = rules.with_points(tuple(rules.position_points[p] for p in free_positions))
-        front = cached_frontier(free_cards, free_rules)
-        free_strengths, profile_index, order = front.strategies()
-    else:
-        front, free_strengths = None, np.zeros((1, 0), dtype=np.int64)
-        profile_index, order = np.zeros(1, dtype=np.int64), np.zeros((1, 0), dtype=np.int64)
-    full = np.zeros((free_strengths.shape[0], rules.n_packets), dtype=np.int64)
-    full[:, free_positions] = free_strengths
-    for position, packet in fixed_packets.items():
-        full[:, position] = int(strength(np.array(packet), rules))
-
+    split = split_fixed(holding, fixed, rules)
+    used = prepare_opponent(opponent, objective, samples, rng)
+    front, full, profile_index, order = _strategies(split, rules)
     values = strategy_values(full, used, objective)
     best = int(np.argmax(values))
-    rows: list[tuple[int, ...]] = [() for _ in range(rules.n_packets)]
+    free_packets: tuple[tuple[int, ...], ...] = ()
     if front is not None:
-        free_arrangement = front.arrangement(int(profile_index[best]), order[best])
-        for j, position in enumerate(free_positions):
-            rows[position] = free_arrangement.packets[j]
-    for position, packet in fixed_packets.items():
-        rows[position] = packet
-    arrangement = Arrangement(tuple(rows))
+        free_packets = front.arrangement(int(profile_index[best]), order[best]).packets
+    arrangement = split.arrangement(free_packets, rules)
     profile = arrangement.strengths(rules)
     value = float(expected_value(profile, used, objective))
     estimate, note = None, ""
@@ -149,5 +153,5 @@ def frontier_best_response(
         engine="frontier",
         positions=position_stats(profile, opponent),
         estimate=estimate,
-        note=note or f"best of {free_strengths.shape[0]} frontier strategies",
+        note=note or f"best of {full.shape[0]} frontier strategies",
     )

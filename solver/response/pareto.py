@@ -20,6 +20,8 @@ fall to the first few pivots.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 __all__ = ["pack_rows", "pareto_keep", "ragged_arange", "unique_rows"]
@@ -67,6 +69,12 @@ def unique_rows(groups: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.sort(order[first])
 
 
+# Row sums (at most 5 fields below 1024) are below 5 * 1024 < 2**13: a sort
+# key of group * _SUM_RANGE + (_SUM_RANGE - 1 - sum) orders by group, then by
+# sum from the highest.
+_SUM_RANGE = 1 << 13
+
+
 def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 256) -> np.ndarray:
     """Boolean mask of the rows not dominated within their group.
 
@@ -83,6 +91,11 @@ def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 256) -> np.nd
     -------
     numpy.ndarray
         ``(n,)`` bool, in the input order.
+
+    >>> pareto_keep(np.zeros(1), np.array([[1024]]))
+    Traceback (most recent call last):
+        ...
+    ValueError: pareto_keep needs at most 5 columns of integers in 0..1023
     """
     n = rows.shape[0]
     keep = np.zeros(n, dtype=bool)
@@ -90,9 +103,34 @@ def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 256) -> np.nd
         return keep
     if rows.shape[1] > 5 or (rows.size and (rows.min() < 0 or rows.max() >= 1 << _BITS)):
         raise ValueError("pareto_keep needs at most 5 columns of integers in 0..1023")
-    # Pack each row into one int64 with a guard bit above every 10-bit field:
-    # a >= b in every field exactly when (a | guards) - b keeps all guards.
-    # Column by column: faster than reductions along a short last axis.
+    packed, row_sum, guards = _guarded_packing(rows)
+    groups = groups.astype(np.int64)
+    # A first pass before any sorting: the largest-sum row of each group is
+    # maximal, and it removes most of its group.
+    candidates = _beaten_by_group_best(groups, row_sum, packed, guards)
+    key = groups[candidates] * _SUM_RANGE + (_SUM_RANGE - 1 - row_sum[candidates])
+    order = candidates[np.argsort(key, kind="stable")]
+    sorted_rows = _SortedRows(packed[order] | guards, packed[order], groups[order], guards)
+    active = np.arange(order.shape[0])
+    rounds = 0
+    while active.shape[0]:
+        # One head at first (the first pivots remove most rows), then twice as
+        # many each round, so a group with a large frontier needs few rounds.
+        width = min(heads, 1 << rounds)
+        rounds += 1
+        kept, active = sorted_rows.round(active, width)
+        keep[order[kept]] = True
+    return keep
+
+
+def _guarded_packing(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each row packed into one int64 with a guard bit above every 10-bit field.
+
+    ``a >= b`` in every field exactly when ``(a | guards) - b`` keeps all
+    guards.  Column by column: faster than reductions along a short last
+    axis.  Returns the packed rows, the row sums and the guard bits.
+    """
+    n = rows.shape[0]
     packed = np.zeros(n, dtype=np.int64)
     row_sum = np.zeros(n, dtype=np.int64)
     guards = 0
@@ -101,43 +139,43 @@ def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 256) -> np.nd
         packed |= column << ((_BITS + 1) * j)
         row_sum += column
         guards |= 1 << ((_BITS + 1) * j + _BITS)
-    groups = groups.astype(np.int64)
-    # A first pass before any sorting: the largest-sum row of each group is
-    # maximal, and it removes most of its group.
-    candidates = _beaten_by_group_best(groups, row_sum, packed, guards)
-    key = groups[candidates] * (1 << 13) + ((1 << 13) - 1 - row_sum[candidates])
-    order = candidates[np.argsort(key, kind="stable")]
-    sorted_packed = packed[order] | guards
-    plain_packed = packed[order]
-    sorted_groups = groups[order]
-    active = np.arange(order.shape[0])
-    rounds = 0
-    # Each round takes the first ``heads`` remaining rows of every group.  A
-    # head that no earlier head dominates is maximal (every row before it is
-    # kept or was removed by a kept row), so it is kept and removes the rows
-    # of its group it dominates.  Larger rounds mean fewer numpy passes.
-    while active.shape[0]:
-        group = sorted_groups[active]
+    return packed, row_sum, guards
+
+
+@dataclass(frozen=True)
+class _SortedRows:
+    """Packed rows sorted by group, then by row sum from the highest."""
+
+    guarded: np.ndarray  # packed | guards
+    plain: np.ndarray  # packed
+    groups: np.ndarray
+    guards: int
+
+    def round(self, active: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+        """One round over the ``active`` rows: the rows kept, and those still open.
+
+        Each round takes the first ``width`` remaining rows of every group.
+        A head that no earlier head dominates is maximal (every row before
+        it is kept or was removed by a kept row), so it is kept and removes
+        the rows of its group it dominates.  Larger rounds mean fewer numpy
+        passes.
+        """
+        group = self.groups[active]
         boundary = np.ones(active.shape[0], dtype=bool)
         boundary[1:] = group[1:] != group[:-1]
         group_number = np.cumsum(boundary) - 1
         starts = np.flatnonzero(boundary)
         rank = np.arange(active.shape[0]) - starts[group_number]
-        # One head at first (the first pivots remove most rows), then twice as
-        # many each round, so a group with a large frontier needs few rounds.
-        width = min(heads, 1 << rounds)
-        rounds += 1
         is_head = rank < width
         head = np.flatnonzero(is_head)
         # Heads against the earlier heads of their group.
         counts = rank[head]
         later = np.repeat(head, counts)
         earlier = later - counts.repeat(counts) + ragged_arange(counts)
-        beaten = _dominates(sorted_packed, plain_packed, active[earlier], active[later], guards)
+        beaten = self._dominates(active[earlier], active[later])
         head_alive = np.ones(active.shape[0], dtype=bool)
         head_alive[later[beaten]] = False
         pivots = head[head_alive[head]]
-        keep[order[active[pivots]]] = True
         # The other rows against the new pivots of their group.
         n_pivots = np.bincount(group_number[pivots], minlength=starts.shape[0])
         first_pivot = np.cumsum(n_pivots) - n_pivots
@@ -145,11 +183,14 @@ def pareto_keep(groups: np.ndarray, rows: np.ndarray, heads: int = 256) -> np.nd
         sizes = n_pivots[group_number[rest]]
         row = np.repeat(rest, sizes)
         pivot = pivots[np.repeat(first_pivot[group_number[rest]], sizes) + ragged_arange(sizes)]
-        removed = _dominates(sorted_packed, plain_packed, active[pivot], active[row], guards)
+        removed = self._dominates(active[pivot], active[row])
         dead = np.zeros(active.shape[0], dtype=bool)
         dead[row[removed]] = True
-        active = active[rest[~dead[rest]]]
-    return keep
+        return active[pivots], active[rest[~dead[rest]]]
+
+    def _dominates(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Whether sorted row ``a`` is >= sorted row ``b`` in every field."""
+        return ((self.guarded[a] - self.plain[b]) & self.guards) == self.guards
 
 
 def _beaten_by_group_best(
@@ -172,10 +213,3 @@ def _beaten_by_group_best(
     beaten = ((packed[pivot] | guards) - packed[order]) & guards == guards
     beaten &= order != pivot
     return np.sort(order[~beaten])
-
-
-def _dominates(
-    guarded: np.ndarray, plain: np.ndarray, a: np.ndarray, b: np.ndarray, guards: int
-) -> np.ndarray:
-    """Whether packed row ``a`` is >= packed row ``b`` in every field."""
-    return ((guarded[a] - plain[b]) & guards) == guards

@@ -1,0 +1,393 @@
+"""Double oracle: equilibria of large zero-sum games, from a payoff oracle.
+
+A zero-sum game pays ``u(a, b)`` to the row player when the row player
+plays ``a`` and the column player ``b``; the strategy sets may be far too
+large to write the matrix down.  Double oracle (McMahan, Gordon and Blum,
+2003) needs only an **oracle** (:class:`~solver.equilibria.payoff_oracle.PayoffOracle`)
+that gives
+
+* the payoffs ``u(a, b)`` between the strategies restricted so far, and
+* each side's best responses to a mixed strategy of the other over the
+  restricted set, with their values.
+
+Keep restricted sets ``R`` (rows) and ``C`` (columns), a strategy or a few
+each to begin with.  Each iteration
+
+1. solves the restricted game ``u`` on ``R x C`` by linear programming
+   (:class:`solver.equilibria.matrix_game.MatrixGameLP`), giving mixed
+   strategies ``x`` over ``R`` and ``y`` over ``C``;
+2. asks the oracle for the best responses, certifying bounds on the value
+   ``v`` of the whole game::
+
+       lower = min_b u(x, b)  <=  v  <=  max_a u(a, y) = upper
+
+   (``x`` guarantees ``lower`` against every column strategy, ``y``
+   concedes at most ``upper`` to every row strategy), and keeps the best
+   bounds seen and the strategies that certify them;
+3. stops when ``upper - lower`` is at most the tolerance; otherwise adds
+   the best responses that beat the restricted value (up to
+   ``per_iteration`` per side) to ``R`` and ``C``.
+
+Each strategy is added at most once between prunings, and the sets are
+finite, so the iteration ends; at the end neither side can gain by
+leaving its restricted set, and the restricted equilibrium is one of the
+whole game.
+
+Pruning.  On degenerate games most strategies, once added, stay unused,
+and the linear program's cost grows with its size.  When the restricted
+sets grow large, strategies unused by the last few solutions are dropped.
+A dropped strategy that becomes useful again comes back as a best
+response, and is never dropped again: each strategy leaves at most once,
+so the iteration cannot cycle.  The certificate never depends on the
+restricted sets.
+
+Symmetric games (``u(a, b) = -u(b, a)`` over one strategy set) keep one
+set: the row solution is optimal for both sides, the value is 0, and
+``lower = -upper``.
+
+>>> rps = MatrixOracle(np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]]))
+>>> solution = solve(rps)
+>>> solution.value, solution.gap < 1e-12, np.round(solution.row, 6).tolist()
+(0.0, True, [0.333333, 0.333333, 0.333333])
+>>> solve(rps, tolerance=-1.0)
+Traceback (most recent call last):
+    ...
+solver.errors.SolverError: tolerance must be non-negative, got -1.0
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.equilibria.matrix_game import MatrixGameLP
+from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
+from solver.errors import SolverError
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "BestResponses",
+    "DoubleOracle",
+    "IterationRecord",
+    "MatrixOracle",
+    "PayoffOracle",
+    "Solution",
+    "solve",
+]
+
+DEFAULT_TOLERANCE = 1e-9
+"""Default certified gap at which the iteration stops (exact up to rounding)."""
+
+# A probability above this counts as used (LP solutions carry rounding dust).
+_USED = 1e-12
+# A best response is added only if it beats the restricted value by more
+# than this (below it, the gain is rounding).
+_GAIN = 1e-12
+_PRUNE_MEMORY = 5  # iterations a strategy must go unused before it may be dropped
+_PRUNE_FROM = 100  # restricted strategies per side before dropping is considered
+
+
+@dataclass(frozen=True)
+class IterationRecord:
+    """One double-oracle iteration.
+
+    ``lower`` and ``upper`` are the best certified bounds on the game value
+    so far (in payoff units: points, or probability for win).
+
+    Attributes
+    ----------
+    iteration
+        1, 2, ...
+    row_strategies, column_strategies
+        Sizes of the restricted sets solved in this iteration.
+    lower, upper
+        The best certified bounds so far.
+    seconds
+        Wall time since the solve started (for an equilibrium of a deal:
+        including the frontiers).
+    lp_seconds
+        Wall time of this iteration's restricted-game solve (the linear program).
+    oracle_seconds
+        Wall time of this iteration's best responses (both sides).
+    """
+
+    iteration: int
+    row_strategies: int
+    column_strategies: int
+    lower: float
+    upper: float
+    seconds: float
+    lp_seconds: float = 0.0
+    oracle_seconds: float = 0.0
+
+    @property
+    def gap(self) -> float:
+        """``upper - lower``."""
+        return self.upper - self.lower
+
+
+@dataclass
+class _Side:
+    """One side's restricted set, its pruning memory and its best certificate."""
+
+    strategies: list[int] = field(default_factory=list)
+    recent: list[set[int]] = field(default_factory=list)  # used in the last iterations
+    dropped: set[int] = field(default_factory=set)  # pruned once: never again
+    bound: float = -np.inf  # best guarantee so far (lower for rows, -upper for columns)
+    mixed: np.ndarray = field(default_factory=lambda: np.ones(1))  # ... and its strategy
+    support: list[int] = field(default_factory=list)  # ... over this restricted set
+
+    def improve(self, bound: float, mixed: np.ndarray) -> None:
+        """Keep ``mixed`` (over the current set) if it guarantees more than the best so far."""
+        if bound > self.bound:
+            self.bound, self.mixed, self.support = bound, mixed, list(self.strategies)
+
+    def kept(self, mixed: np.ndarray, fresh: int) -> list[int]:
+        """Remember what ``mixed`` uses; the strategies pruning would keep."""
+        self.recent.append({self.strategies[i] for i in np.flatnonzero(mixed > _USED)})
+        del self.recent[:-_PRUNE_MEMORY]
+        used = set().union(*self.recent) | self.dropped
+        newest = len(self.strategies) - fresh
+        return [s for k, s in enumerate(self.strategies) if s in used or k >= newest]
+
+    def picks(self, responses: BestResponses, threshold: float, per_iteration: int) -> list[int]:
+        """Up to ``per_iteration`` best responses outside the set that beat ``threshold``."""
+        taken = set(self.strategies)
+        ids, values = responses.best(len(self.strategies) + per_iteration)
+        picks = [
+            int(s)
+            for s, v in zip(ids.tolist(), values.tolist(), strict=True)
+            if int(s) not in taken and v > threshold + _GAIN
+        ]
+        return picks[:per_iteration]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The best strategies found and their certificate (in the oracle's units).
+
+    ``row`` (probabilities over ``row_strategies``) guarantees ``lower``;
+    ``column`` (over ``column_strategies``) concedes at most ``upper``;
+    ``value`` is the last restricted game's value (0 for symmetric games).
+    """
+
+    row_strategies: tuple[int, ...]
+    row: np.ndarray
+    column_strategies: tuple[int, ...]
+    column: np.ndarray
+    value: float
+    lower: float
+    upper: float
+    iterations: int
+
+    @property
+    def gap(self) -> float:
+        """Certified gap ``upper - lower``, never negative."""
+        return max(0.0, self.upper - self.lower)
+
+
+class DoubleOracle:
+    """Double oracle on one game; iterate :meth:`iterations`, then read :meth:`solution`.
+
+    Parameters
+    ----------
+    oracle
+        The game (:class:`PayoffOracle`).
+    per_iteration
+        Best responses added per side and iteration.
+    warm_simplex
+        Solve the restricted games with the warm simplex rather than GLOP
+        from scratch (:class:`~solver.equilibria.matrix_game.MatrixGameLP`).
+    units
+        The units of the records' bounds and the tolerance, as an
+        increasing map from the oracle's payoffs (default: the same).
+    started
+        :func:`time.perf_counter` at the start of the solve (default: now).
+
+    >>> DoubleOracle(MatrixOracle(np.eye(2)), per_iteration=0)
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: per_iteration must be at least 1, got 0
+    """
+
+    def __init__(
+        self,
+        oracle: PayoffOracle,
+        *,
+        per_iteration: int = 1,
+        warm_simplex: bool = False,
+        units: Callable[[float], float] | None = None,
+        started: float | None = None,
+    ) -> None:
+        if per_iteration < 1:
+            raise SolverError(f"per_iteration must be at least 1, got {per_iteration}")
+        self.started = time.perf_counter() if started is None else started
+        self.oracle = oracle
+        self.per_iteration = per_iteration
+        self.units = units if units is not None else float
+        self.lp = MatrixGameLP(oracle.baseline, oracle.lowest, warm_simplex)
+        self.rows = _Side()
+        # A symmetric game's columns are its rows.
+        self.columns = self.rows if oracle.symmetric else _Side()
+        self.lp_value = 0.0
+        self.iteration = 0
+
+    def _add_row(self, strategy: int) -> None:
+        # Against the columns so far (in a symmetric game, before it joins them).
+        payoffs = self.oracle.row_payoffs(strategy, self.columns.strategies)
+        self.rows.strategies.append(strategy)
+        self.lp.add_row(payoffs)
+
+    def _add_column(self, strategy: int) -> None:
+        if not self.oracle.symmetric:
+            self.columns.strategies.append(strategy)
+        self.lp.add_column(self.oracle.column_payoffs(self.rows.strategies, strategy))
+
+    def _add(self, new_rows: list[int], new_columns: list[int]) -> None:
+        for strategy in new_rows:
+            self._add_row(strategy)
+            if self.oracle.symmetric:
+                self._add_column(strategy)
+        for strategy in new_columns:
+            self._add_column(strategy)
+
+    def _best_responses(
+        self, x: np.ndarray, y: np.ndarray
+    ) -> tuple[BestResponses, BestResponses | None]:
+        """Both sides' best responses (the columns' is the rows' in a symmetric game)."""
+        rows = self.oracle.best_rows(self.columns.strategies, y)
+        if self.oracle.symmetric:
+            return rows, None
+        return rows, self.oracle.best_columns(self.rows.strategies, x)
+
+    def iterations(
+        self,
+        tolerance: float = DEFAULT_TOLERANCE,
+        time_limit: float | None = None,
+        max_iterations: int = 100_000,
+    ) -> Iterator[IterationRecord]:
+        """Run double oracle, yielding a record per iteration, until the gap is small.
+
+        Stops when the certified gap is at most ``tolerance`` (in ``units``),
+        when ``time_limit`` seconds have passed since ``started``, after
+        ``max_iterations``, or when no best response gains any more.
+        """
+        if tolerance < 0:
+            raise SolverError(
+                f"tolerance must be non-negative, got {tolerance}", argument="tolerance"
+            )
+        if not self.rows.strategies:
+            first_row, first_column = self.oracle.initial()
+            self._add([first_row], [] if self.oracle.symmetric else [first_column])
+        deadline = None if time_limit is None else self.started + time_limit
+        while self.iteration < max_iterations:
+            self.iteration += 1
+            lp_started = time.perf_counter()
+            solution = self.lp.solve()
+            oracle_started = time.perf_counter()
+            self.lp_value = solution.value
+            # The row solution of a symmetric game is optimal for both sides.
+            x, y = solution.row, solution.row if self.oracle.symmetric else solution.column
+            best_rows, best_columns = self._best_responses(x, y)
+            upper = best_rows.value
+            lower = -upper if best_columns is None else -best_columns.value
+            done = time.perf_counter()
+            self.rows.improve(lower, x)
+            self.columns.improve(-upper, y)
+            record = IterationRecord(
+                iteration=self.iteration,
+                row_strategies=len(self.rows.strategies),
+                column_strategies=len(self.columns.strategies),
+                lower=self.units(self.lower),
+                upper=self.units(self.upper),
+                seconds=done - self.started,
+                lp_seconds=oracle_started - lp_started,
+                oracle_seconds=done - oracle_started,
+            )
+            yield record
+            if record.gap <= tolerance:
+                return
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+            self._prune(x, y)
+            new_rows = self.rows.picks(best_rows, self.lp_value, self.per_iteration)
+            new_columns = []
+            if best_columns is not None:
+                new_columns = self.columns.picks(best_columns, -self.lp_value, self.per_iteration)
+            if not new_rows and not new_columns:
+                return  # numerically converged: nothing new to add
+            self._add(new_rows, new_columns)
+
+    @property
+    def lower(self) -> float:
+        """The best certified lower bound so far (oracle units)."""
+        return self.rows.bound
+
+    @property
+    def upper(self) -> float:
+        """The best certified upper bound so far (oracle units)."""
+        if self.oracle.symmetric:
+            return -self.rows.bound if np.isfinite(self.rows.bound) else np.inf
+        return -self.columns.bound
+
+    def _prune(self, x: np.ndarray, y: np.ndarray) -> None:
+        """Drop restricted strategies unused lately, when they outnumber the support.
+
+        Each dropped strategy is remembered and never dropped again (see the
+        module docstring).
+        """
+        fresh = 2 * self.per_iteration  # the latest additions stay regardless
+        rows = self.rows.kept(x, fresh)
+        columns = rows if self.oracle.symmetric else self.columns.kept(y, fresh)
+        before = len(self.rows.strategies) + len(self.columns.strategies)
+        if before < 2 * _PRUNE_FROM:
+            return
+        if 4 * (len(rows) + len(columns)) > 3 * before:
+            return  # too little to gain: less than a quarter would go
+        dropped_rows = set(self.rows.strategies) - set(rows)
+        dropped_columns = set(self.columns.strategies) - set(columns)
+        keep_rows = [self.rows.strategies.index(i) for i in rows]
+        keep_columns = [self.columns.strategies.index(j) for j in columns]
+        self.rows.dropped |= dropped_rows
+        self.rows.strategies = list(rows)
+        if not self.oracle.symmetric:
+            self.columns.dropped |= dropped_columns
+            self.columns.strategies = list(columns)
+        self.lp.restrict(keep_rows, keep_columns)
+        self.oracle.discard(sorted(dropped_rows), sorted(dropped_columns))
+
+    def solution(self) -> Solution:
+        """The best strategies found and their certificate."""
+        lower, upper = self.lower, self.upper
+        # A symmetric game's value is 0 exactly; otherwise the restricted value, clipped.
+        value = 0.0 if self.oracle.symmetric else min(max(self.lp_value, lower), upper)
+        column = self.rows if self.oracle.symmetric else self.columns
+        return Solution(
+            row_strategies=tuple(self.rows.support),
+            row=self.rows.mixed,
+            column_strategies=tuple(column.support),
+            column=column.mixed,
+            value=value,
+            lower=lower,
+            upper=upper,
+            iterations=self.iteration,
+        )
+
+
+def solve(
+    oracle: PayoffOracle,
+    *,
+    per_iteration: int = 1,
+    warm_simplex: bool = False,
+    tolerance: float = DEFAULT_TOLERANCE,
+    time_limit: float | None = None,
+    max_iterations: int = 100_000,
+) -> Solution:
+    """An equilibrium of the game ``oracle`` by double oracle (see :class:`DoubleOracle`)."""
+    search = DoubleOracle(oracle, per_iteration=per_iteration, warm_simplex=warm_simplex)
+    for _ in search.iterations(tolerance, time_limit, max_iterations):
+        pass
+    return search.solution()

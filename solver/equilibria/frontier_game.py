@@ -1,0 +1,235 @@
+"""A Quintet deal as a payoff oracle for double oracle: strategies are frontier strategies.
+
+Both holdings are public, so a deal is a finite two-player zero-sum game:
+each player chooses an arrangement, the payoff is ``margin`` (points scored
+minus conceded) or ``win`` (1 for more points, 1/2 for equal, 0 for fewer).
+Only frontier strategies matter (:mod:`solver.response.frontier`): every
+other arrangement is weakly dominated by one of them, so an equilibrium of
+the game restricted to the frontiers is one of the whole game, and a best
+response over a frontier is a best response over all arrangements.
+
+The oracle works in integer-valued units: margin in points, and win as
+``2u - 1`` (1, 0, -1), whose most frequent value -1 (a loss) the linear
+program need not store.
+
+Best responses are numpy gathers over the whole frontier:
+
+* margin is a sum over positions, so
+  ``u(a, y) = sum_p w_p (P_y(t_p < a_p) - P_y(t_p > a_p))``
+  from the per-position strength distributions of ``y``;
+* win: each strategy's outcome against each restricted opponent strategy
+  is computed once when that strategy joins the restricted set (int8),
+  and the values are a weighted sum of those outcome vectors.
+
+>>> from solver.game.deal import deal
+>>> from solver.game.rules import Rules
+>>> from solver.equilibria.double_oracle import solve
+>>> game = FrontierGame(deal(seed=2).holdings[0], deal(seed=3).holdings[1], Rules(), "margin")
+>>> solution = solve(game, per_iteration=5)
+>>> solution.gap <= 1e-9
+True
+>>> FrontierGame(range(25), range(25), Rules(), "points")
+Traceback (most recent call last):
+    ...
+solver.errors.SolverError: payoff 'points' is not margin or win
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import Enum
+
+import numpy as np
+
+from solver.equilibria.payoff_oracle import BestResponses
+from solver.errors import SolverError
+from solver.game.rules import Rules
+from solver.models.mixture import Mixture
+from solver.models.opponents import Objective, below_and_above, game_outcome
+from solver.models.packets import check_holding
+from solver.response.frontier import Frontier, cached_frontier
+
+__all__ = ["FrontierGame", "Payoff", "parse_payoff"]
+
+
+class Payoff(str, Enum):
+    """What the players of the matrix game are paid."""
+
+    MARGIN = "margin"  # points scored minus points conceded
+    WIN = "win"  # 1 for more points, 1/2 for equal, 0 for fewer
+
+
+def parse_payoff(payoff: Payoff | str) -> Payoff:
+    """The payoff named ``payoff``.
+
+    >>> parse_payoff("win")
+    <Payoff.WIN: 'win'>
+    >>> parse_payoff("points")
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: payoff 'points' is not margin or win
+    """
+    try:
+        return Payoff(payoff)
+    except ValueError:
+        raise SolverError(f"payoff {payoff!r} is not margin or win") from None
+
+
+# Win best responses are first summed in float32 over the whole frontier;
+# this many of the best (per strategy added per iteration, plus a margin)
+# are then re-evaluated exactly in float64.  float32 errors are far below
+# _NEAR, so every strategy within _NEAR of the approximate best is
+# re-evaluated too, and the exact best is always among them.
+_EXACT_PER_ADDED = 4
+_EXACT_EXTRA = 16
+_NEAR = 1e-3
+
+
+class _Player:
+    """One player's frontier strategies and how to evaluate them."""
+
+    def __init__(self, front: Frontier) -> None:
+        self.front = front
+        self.strengths, self.profile, self.order = front.strategies()
+        self.by_position = np.ascontiguousarray(self.strengths.T)
+        # Win outcomes of all of this player's strategies against each
+        # restricted opponent strategy, computed once when it joins.
+        self.against: dict[int, np.ndarray] = {}
+
+    @property
+    def size(self) -> int:
+        return int(self.strengths.shape[0])
+
+    def mixture(self, strategies: Sequence[int], probabilities: np.ndarray) -> Mixture:
+        """The mixed strategy as concrete arrangements (zero probabilities left out)."""
+        keep = np.flatnonzero(probabilities > 1e-12)
+        probs = probabilities[keep] / probabilities[keep].sum()
+        chosen = [strategies[i] for i in keep.tolist()]
+        arrangements = tuple(
+            self.front.arrangement(int(self.profile[s]), self.order[s]) for s in chosen
+        )
+        return Mixture(arrangements, tuple(float(p) for p in probs))
+
+
+class FrontierGame:
+    """The payoff oracle of one deal (see the module docstring).
+
+    Parameters
+    ----------
+    first, second
+        Player 1's (rows) and player 2's (columns) holdings; equal holdings
+        make a symmetric game.
+    rules
+        The rules.
+    payoff
+        ``"margin"`` or ``"win"``.
+    per_iteration
+        Best responses the double oracle adds per iteration (the win
+        payoff's exact re-evaluation covers a few times as many).
+    """
+
+    def __init__(
+        self,
+        first: Iterable[int],
+        second: Iterable[int],
+        rules: Rules,
+        payoff: Payoff | str,
+        per_iteration: int = 1,
+    ) -> None:
+        self.payoff = parse_payoff(payoff)
+        self.rules = rules
+        self.per_iteration = per_iteration
+        holdings = (
+            check_holding(first, rules, who="player 1's holding"),
+            check_holding(second, rules, who="player 2's holding"),
+        )
+        self.symmetric = holdings[0] == holdings[1]
+        self.rows = _Player(cached_frontier(holdings[0], rules))
+        self.columns = self.rows if self.symmetric else _Player(cached_frontier(holdings[1], rules))
+        self.weights = np.asarray(rules.position_points, dtype=np.int64)
+        win = self.payoff is Payoff.WIN
+        # Win outcomes are 1, 0, -1: about half are losses, which the linear
+        # program then need not store.
+        self.baseline = -1.0 if win else 0.0
+        # Payoffs are at least -1 (win) or minus all the points (margin).
+        self.lowest: float | None = -1.0 if win else -float(self.weights.sum())
+
+    def to_payoff(self, value: float) -> float:
+        """A value in the oracle's units (points, or ``2u - 1``) in payoff units."""
+        return value if self.payoff is Payoff.MARGIN else (value + 1.0) / 2.0
+
+    def initial(self) -> tuple[int, int]:
+        """The strategies with the largest strength sum (a strong, plain guess)."""
+        row = int(np.argmax(self.rows.strengths.sum(axis=1)))
+        column = row if self.symmetric else int(np.argmax(self.columns.strengths.sum(axis=1)))
+        return row, column
+
+    def _outcomes(self, mine: _Player, theirs: np.ndarray) -> np.ndarray:
+        """Payoff of each of ``mine``'s strategies against one strategy ``theirs``.
+
+        Margin in points, win as 1, 0, -1.  Stored as int8 when every margin
+        fits (25 points by default), int32 otherwise.
+        """
+        small = int(self.weights.sum()) <= np.iinfo(np.int8).max
+        margin = np.zeros(mine.size, np.int8 if small else np.int32)
+        rows = zip(mine.by_position, theirs.tolist(), self.weights.tolist(), strict=True)
+        for strengths, their, weight in rows:
+            margin += weight * np.subtract(strengths > their, strengths < their, dtype=margin.dtype)
+        if self.payoff is Payoff.MARGIN:
+            return margin
+        # 2u - 1 for the game outcome u (1, 1/2 or 0).
+        return (2.0 * game_outcome(margin, Objective.GAME) - 1.0).astype(np.int8)
+
+    def row_payoffs(self, row: int, columns: Sequence[int]) -> np.ndarray:
+        payoffs = np.array([self.rows.against[j][row] for j in columns], dtype=np.float64)
+        if not self.symmetric:
+            # The column player's outcomes against the new row strategy.
+            self.columns.against[row] = self._outcomes(self.columns, self.rows.strengths[row])
+        return payoffs
+
+    def column_payoffs(self, rows: Sequence[int], column: int) -> np.ndarray:
+        outcomes = self._outcomes(self.rows, self.columns.strengths[column])
+        self.rows.against[column] = outcomes
+        return outcomes[list(rows)]
+
+    def best_rows(self, columns: Sequence[int], mixed: np.ndarray) -> BestResponses:
+        return BestResponses(self._values(self.rows, self.columns, columns, mixed))
+
+    def best_columns(self, rows: Sequence[int], mixed: np.ndarray) -> BestResponses:
+        return BestResponses(self._values(self.columns, self.rows, rows, mixed))
+
+    def discard(self, rows: Sequence[int], columns: Sequence[int]) -> None:
+        for j in columns:
+            self.rows.against.pop(j, None)
+        if not self.symmetric:
+            for i in rows:
+                self.columns.against.pop(i, None)
+
+    def _values(
+        self, player: _Player, opponent: _Player, support: Sequence[int], probabilities: np.ndarray
+    ) -> np.ndarray:
+        """Payoff to ``player`` of each of its strategies against a mixed strategy."""
+        if self.payoff is Payoff.MARGIN:
+            # Sum over positions of w_p * (P(t_p < s) - P(t_p > s)), by gathers.
+            theirs = opponent.strengths[list(support)]
+            values = np.zeros(player.size)
+            n_strengths = int(max(player.strengths.max(), theirs.max())) + 2
+            for p, w in enumerate(self.weights):
+                mass = np.bincount(theirs[:, p], weights=probabilities, minlength=n_strengths)
+                below, above = below_and_above(mass)
+                values += w * (below - above)[player.strengths[:, p]]
+            return values
+        stored = [player.against[j] for j in support]
+        # Only the mixture's support counts: add up its stored outcome columns
+        # in float32 (a gather of every column would copy far more).
+        used = np.flatnonzero(probabilities > 0).tolist()
+        approximate = np.zeros(player.size, np.float32)
+        for j in used:
+            approximate += np.float32(probabilities[j]) * stored[j]
+        count = min(player.size, _EXACT_PER_ADDED * self.per_iteration + _EXACT_EXTRA)
+        top = np.argpartition(-approximate, count - 1)[:count]
+        near = np.union1d(top, np.flatnonzero(approximate >= approximate.max() - _NEAR))
+        exact = np.stack([stored[j][near] for j in used], axis=1)
+        values = np.full(player.size, -np.inf)
+        values[near] = exact.astype(np.float64) @ probabilities[used]
+        return values

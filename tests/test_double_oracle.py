@@ -1,0 +1,216 @@
+"""The generic double oracle (solver.equilibria.double_oracle) on tiny games with known answers.
+
+Games are given whole to :class:`~solver.equilibria.payoff_oracle.MatrixOracle`;
+the answers are worked out by hand in the comments, or by GLOP on the whole
+matrix.  The Quintet deals (the frontier oracle) are in test_equilibrium.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+import numpy as np
+import pytest
+
+from solver.equilibria.double_oracle import DoubleOracle, IterationRecord, Solution, solve
+from solver.equilibria.matrix_game import solve_matrix_game
+from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle
+from solver.errors import SolverError
+
+ROCK_PAPER_SCISSORS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=np.float64)
+
+
+def full_mixture(solution: Solution, side: str, size: int) -> np.ndarray:
+    """A side's mixed strategy over all ``size`` strategies."""
+    strategies = solution.row_strategies if side == "row" else solution.column_strategies
+    probabilities = solution.row if side == "row" else solution.column
+    mixed = np.zeros(size)
+    np.add.at(mixed, list(strategies), probabilities)
+    return mixed
+
+
+def check_certificate(solution: Solution, payoff: np.ndarray) -> None:
+    """The strategies guarantee the bounds against every strategy of the whole game."""
+    x = full_mixture(solution, "row", payoff.shape[0])
+    y = full_mixture(solution, "column", payoff.shape[1])
+    assert x.sum() == pytest.approx(1.0) and y.sum() == pytest.approx(1.0)
+    assert (x @ payoff).min() == pytest.approx(solution.lower, abs=1e-9)
+    assert (payoff @ y).max() == pytest.approx(solution.upper, abs=1e-9)
+    assert solution.lower - 1e-9 <= solution.value <= solution.upper + 1e-9
+
+
+def run(oracle: MatrixOracle, **options: object) -> tuple[list[IterationRecord], Solution]:
+    search = DoubleOracle(oracle, **options)  # type: ignore[arg-type]
+    records = list(search.iterations())
+    return records, search.solution()
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_rock_paper_scissors(symmetric):
+    # Each pure strategy loses to one other, so only the uniform mixture
+    # guarantees 0, and 0 is the value (the game is symmetric).
+    records, solution = run(MatrixOracle(ROCK_PAPER_SCISSORS, symmetric=symmetric))
+    assert solution.value == 0.0
+    assert solution.gap <= 1e-9
+    assert full_mixture(solution, "row", 3) == pytest.approx(np.full(3, 1 / 3))
+    assert full_mixture(solution, "column", 3) == pytest.approx(np.full(3, 1 / 3))
+    check_certificate(solution, ROCK_PAPER_SCISSORS)
+    # Starting from rock, paper then scissors must be added: three iterations.
+    assert [r.row_strategies for r in records] == [1, 2, 3]
+    if symmetric:
+        assert [r.lower for r in records] == [-r.upper for r in records]
+
+
+def test_three_by_three_mixed_equilibrium():
+    # Diagonal payoffs 4, 2, 1 ("guess my card, win its value"): the row
+    # player must make the column player indifferent, 4 x_0 = 2 x_1 = x_2 = v,
+    # so x ~ (1/4, 1/2, 1) = (1, 2, 4) / 7 and v = 1 / (1/4 + 1/2 + 1) = 4/7.
+    # The column player's indifference gives the same y.
+    payoff = np.diag([4.0, 2.0, 1.0])
+    _, solution = run(MatrixOracle(payoff))
+    assert solution.value == pytest.approx(4 / 7, abs=1e-9)
+    assert full_mixture(solution, "row", 3) == pytest.approx(np.array([1, 2, 4]) / 7)
+    assert full_mixture(solution, "column", 3) == pytest.approx(np.array([1, 2, 4]) / 7)
+    check_certificate(solution, payoff)
+
+
+def test_weighted_rock_paper_scissors():
+    # Symmetric: payoff = -payoff.T, value 0.  x^T A = 0 column by column:
+    # x1 - 2 x2 = 0, -x0 + x2 = 0, 2 x0 - x1 = 0, so x = (1, 2, 1) / 4.
+    payoff = np.array([[0, -1, 2], [1, 0, -1], [-2, 1, 0]], dtype=np.float64)
+    for symmetric in (False, True):
+        _, solution = run(MatrixOracle(payoff, symmetric=symmetric))
+        assert solution.value == pytest.approx(0.0, abs=1e-12)
+        assert full_mixture(solution, "row", 3) == pytest.approx(np.array([1, 2, 1]) / 4)
+        check_certificate(solution, payoff)
+
+
+def test_saddle_point_needs_no_mixing():
+    # Row 1 dominates and column 2 is its worst: a pure equilibrium of value 2.
+    payoff = np.array([[1.0, 0.0, -1.0], [5.0, 3.0, 2.0], [0.0, 1.0, -3.0]])
+    _, solution = run(MatrixOracle(payoff))
+    assert solution.value == 2.0 and solution.gap == 0.0
+    assert full_mixture(solution, "row", 3).tolist() == [0.0, 1.0, 0.0]
+    assert full_mixture(solution, "column", 3).tolist() == [0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("n", [10, 60])
+def test_guess_the_number_adds_one_strategy_per_iteration(n):
+    # The row player guesses the column player's number: 1 if right.  When
+    # both restricted sets are equal, the column player hides on a number
+    # outside them (one new column); then the row player follows it (one new
+    # row).  So the sets grow by one strategy per iteration, alternately:
+    # 2n - 1 iterations; the value is 1/n, both players uniform.
+    payoff = np.eye(n)
+    records, solution = run(MatrixOracle(payoff))
+    assert len(records) == 2 * n - 1
+    assert [r.row_strategies for r in records] == [(k + 1) // 2 for k in range(1, 2 * n)]
+    assert [r.column_strategies for r in records] == [k // 2 + 1 for k in range(1, 2 * n)]
+    assert solution.value == pytest.approx(1 / n, abs=1e-12)
+    assert full_mixture(solution, "row", n) == pytest.approx(np.full(n, 1 / n))
+    check_certificate(solution, payoff)
+    for before, after in pairwise(records):
+        assert after.lower >= before.lower and after.upper <= before.upper
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("per_iteration", [1, 3])
+def test_random_games_match_the_whole_linear_program(seed, per_iteration):
+    rng = np.random.default_rng(seed)
+    payoff = rng.integers(-5, 6, size=(rng.integers(1, 30), rng.integers(1, 30))).astype(float)
+    expected = solve_matrix_game(payoff).value
+    records, solution = run(MatrixOracle(payoff), per_iteration=per_iteration)
+    assert solution.value == pytest.approx(expected, abs=1e-9)
+    assert solution.gap <= 1e-9
+    check_certificate(solution, payoff)
+    for before, after in pairwise(records):
+        assert after.row_strategies - before.row_strategies <= per_iteration
+        assert after.column_strategies - before.column_strategies <= per_iteration
+        assert after.iteration == before.iteration + 1
+
+
+class CountingOracle(MatrixOracle):
+    """Remembers which strategies were discarded, and how often."""
+
+    def __init__(self, payoff: np.ndarray) -> None:
+        super().__init__(payoff)
+        self.discarded: list[tuple[str, int]] = []
+
+    def discard(self, rows: Sequence[int], columns: Sequence[int]) -> None:
+        self.discarded += [("row", i) for i in rows] + [("column", j) for j in columns]
+
+
+def test_pruning_drops_each_strategy_at_most_once():
+    # "Name a number just above mine": u(i, j) = n^2 sign(i - j) - n i + j.
+    # Each side's best response is the smallest number above the other's,
+    # so the restricted sets climb a few numbers per iteration and the old
+    # ones fall out of use: past the pruning threshold they are dropped.
+    # Both end on the largest number: u(n-1, n-1) = -(n-1)^2, and any other
+    # row loses n^2 against it (and symmetrically for the column).
+    n = 200
+    numbers = np.arange(n)
+    payoff = n * n * np.sign(np.subtract.outer(numbers, numbers)) - n * numbers[:, None]
+    payoff = (payoff + numbers[None, :]).astype(float)
+    oracle = CountingOracle(payoff)
+    records, solution = run(oracle, per_iteration=10)
+    assert len(oracle.discarded) > 100, "the game was meant to prune"
+    assert len(oracle.discarded) == len(set(oracle.discarded))
+    assert any(after.row_strategies < before.row_strategies for before, after in pairwise(records))
+    assert solution.value == -((n - 1) ** 2) and solution.gap == 0.0
+    check_certificate(solution, payoff)
+
+
+def test_warm_simplex_gives_the_same_value():
+    rng = np.random.default_rng(5)
+    payoff = rng.integers(-1, 2, size=(80, 90)).astype(float)
+    cold = solve(MatrixOracle(payoff), per_iteration=5)
+    warm = solve(MatrixOracle(payoff), per_iteration=5, warm_simplex=True)
+    assert warm.value == pytest.approx(cold.value, abs=1e-9)
+    check_certificate(warm, payoff)
+
+
+def test_stopping_rules():
+    payoff = np.eye(20)
+    # A zero time limit stops after the first iteration, with honest bounds.
+    records, solution = run(MatrixOracle(payoff))
+    search = DoubleOracle(MatrixOracle(payoff))
+    assert len(list(search.iterations(time_limit=0.0))) == 1
+    assert len(list(DoubleOracle(MatrixOracle(payoff)).iterations(max_iterations=4))) == 4
+    # A loose tolerance stops as soon as the gap is within it.
+    loose = list(DoubleOracle(MatrixOracle(payoff)).iterations(tolerance=0.5))
+    assert loose[-1].gap <= 0.5 and all(r.gap > 0.5 for r in loose[:-1])
+    assert len(loose) < len(records)
+    check_certificate(search.solution(), payoff)
+    assert solution.gap <= 1e-9
+
+
+def test_records_carry_their_timings():
+    records, _ = run(MatrixOracle(np.eye(5)))
+    for record in records:
+        assert record.lp_seconds >= 0.0 and record.oracle_seconds >= 0.0
+        assert record.seconds >= record.lp_seconds + record.oracle_seconds
+    for before, after in pairwise(records):
+        assert after.seconds >= before.seconds
+
+
+def test_best_responses_order():
+    responses = BestResponses(np.array([2.0, 5.0, 5.0, -1.0]), np.array([10, 11, 12, 13]))
+    assert responses.value == 5.0
+    ids, values = responses.best(3)
+    assert sorted(ids[:2].tolist()) == [11, 12] and ids[2] == 10
+    assert values.tolist() == [5.0, 5.0, 2.0]
+    assert responses.best(10)[0].shape == (4,)
+
+
+def test_errors():
+    with pytest.raises(SolverError):
+        MatrixOracle(np.ones((2, 2)), symmetric=True)
+    with pytest.raises(SolverError):
+        MatrixOracle(np.zeros((0, 2)))
+    with pytest.raises(SolverError):
+        DoubleOracle(MatrixOracle(np.eye(2)), per_iteration=0)
+    with pytest.raises(SolverError):
+        list(DoubleOracle(MatrixOracle(np.eye(2))).iterations(tolerance=-1e-3))
+    with pytest.raises(SolverError):
+        BestResponses(np.zeros(0))
