@@ -92,7 +92,7 @@ def _subparser(
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``quintet``."""
     # Imported here so that ``quintet --help`` stays fast.
-    from solver.cli import commands, commands_games, commands_solve
+    from solver.cli import commands, commands_games, commands_grade, commands_solve
 
     parser = _Parser(
         prog="quintet",
@@ -104,7 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"quintet-solver {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for spec in commands.COMMANDS + commands_solve.COMMANDS + commands_games.COMMANDS:
+    for spec in (
+        commands.COMMANDS
+        + commands_solve.COMMANDS
+        + commands_games.COMMANDS
+        + commands_grade.COMMANDS
+    ):
         command = _subparser(sub, spec.name, spec.help, rules=spec.rules)
         spec.add_arguments(command)
         command.set_defaults(handler=spec.run, flags=spec.flags)
