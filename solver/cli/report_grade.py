@@ -37,6 +37,11 @@ def verdict_text(verdict: Verdict, lang: Lang | str) -> str:
     return say(verdict.value, lang)
 
 
+def _signed(value: float) -> str:
+    """``+1.234``; values that round to zero print as ``+0.000``, never ``-0.000``."""
+    return f"{value if abs(value) >= 5e-4 else 0.0:+.3f}"
+
+
 def _arrangement(arrangement: Arrangement, lang: Lang | str) -> str:
     return " | ".join(format_cards(packet_order(p), lang=lang) for p in arrangement.packets)
 
@@ -64,7 +69,7 @@ def grade_lines(grade: Grade, lang: Lang | str, *, likely: int = 0) -> list[str]
         f"{say('verdict', lang)}: {verdict_text(grade.verdict, lang)}; "
         f"{say('equilibrium_loss', lang)} {grade.equilibrium_loss:.3f} {points} "
         f"({say('game_value', lang)} {grade.equilibrium.value:.4g}, "
-        f"{say('margin_vs_equilibrium', lang)} {grade.value:+.3f}, "
+        f"{say('margin_vs_equilibrium', lang)} {_signed(grade.value)}, "
         f"{say('certified_gap', lang)} {grade.certificate_gap:.2g})"
     ]
     if grade.win_loss is not None:
@@ -78,7 +83,7 @@ def grade_lines(grade: Grade, lang: Lang | str, *, likely: int = 0) -> list[str]
         ("against_greedy", grade.against_greedy, grade.best_against_greedy),
     ):
         lines.append(
-            f"{say(key, lang)}: {value:+.3f} ({say('best_response', lang)} {best:+.3f}, "
+            f"{say(key, lang)}: {_signed(value)} ({say('best_response', lang)} {_signed(best)}, "
             f"{say('gap', lang)} {max(0.0, best - value):.3f})"
         )
     if grade.dominating is None:
