@@ -41,6 +41,7 @@ from solver.game.evaluator import category
 from solver.game.rules import Category, Rules
 from solver.play.coaching import Session, equilibrium_hint
 from solver.play.phrases import TEXT as _TEXT
+from solver.play.phrases import VERDICTS
 
 __all__ = ["Table", "lay_out", "play", "reveal"]
 
@@ -163,7 +164,8 @@ NextDeal = Callable[[int], tuple[Iterable[int], Iterable[int]]]
 def _default_describe(lang: Lang | str) -> Describe:
     def describe(result: Grade) -> list[str]:
         line = _TEXT[Lang(lang)]["loss_line"]
-        return [line.format(verdict=result.verdict.value, loss=result.equilibrium_loss)]
+        verdict = VERDICTS[Lang(lang)][result.verdict.value]
+        return [line.format(verdict=verdict, loss=result.equilibrium_loss)]
 
     return describe
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from solver.game.cards import Lang
 
-__all__ = ["TEXT"]
+__all__ = ["TEXT", "VERDICTS"]
 
 TEXT: dict[Lang, dict[str, str]] = {
     Lang.EN: {
@@ -37,6 +37,13 @@ TEXT: dict[Lang, dict[str, str]] = {
         "loss {loss:.3f} (opponent {their_loss:.3f})",
         "again": "Another game? (y/n)> ",
         "loss_line": "{verdict}: equilibrium loss {loss:.3f} points",
+        "series": "Training: {deals} deals from seed {seed}.",
+        "train_deal": "Deal {n} of {deals} (seed {seed})",
+        "no_hint": "No hints in training: lay out your packets, the grade follows.",
+        "score": "Score: {graded} of {deals} deals graded, mean equilibrium loss {mean:.3f} "
+        "points ({counts})",
+        "resuming": "Resuming: {done} of {deals} deals already graded.",
+        "series_done": "All {deals} deals are graded.",
     },
     Lang.RU: {
         "intro": "Квинтет: разложите 25 карт в пять пакетов по пять, начиная с позиции 1.",
@@ -67,5 +74,24 @@ TEXT: dict[Lang, dict[str, str]] = {
         "равновесия {loss:.3f} (противник {their_loss:.3f})",
         "again": "Ещё партию? (y/n)> ",
         "loss_line": "{verdict}: потеря против равновесия {loss:.3f} очк.",
+        "series": "Тренировка: {deals} сдач с зерна {seed}.",
+        "train_deal": "Сдача {n} из {deals} (зерно {seed})",
+        "no_hint": "В тренировке подсказок нет: разложите пакеты, оценка будет после.",
+        "score": "Счёт: оценено сдач {graded} из {deals}, средняя потеря против равновесия "
+        "{mean:.3f} очк. ({counts})",
+        "resuming": "Продолжение: уже оценено сдач {done} из {deals}.",
+        "series_done": "Все сдачи ({deals}) оценены.",
+    },
+}
+
+# Verdicts of solver.analysis.grade.Verdict, by value.
+VERDICTS: dict[Lang, dict[str, str]] = {
+    Lang.EN: {v: v for v in ("best", "good", "inaccuracy", "mistake", "blunder")},
+    Lang.RU: {
+        "best": "лучшая",
+        "good": "хорошая",
+        "inaccuracy": "неточность",
+        "mistake": "ошибка",
+        "blunder": "грубая ошибка",
     },
 }
