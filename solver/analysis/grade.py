@@ -77,10 +77,11 @@ class Verdict(str, Enum):
 
 # Upper limits of the margin equilibrium loss in points, out of 25 at stake.
 # best: no certified loss at all (equilibrium play).  good: under a quarter
-# point, less than the smallest position's 3 points won once in twelve games.
+# point, the smallest position's 3 points lost once in twelve games.
 # inaccuracy: under 3/4 point, a quarter of the cheapest position.  mistake:
-# under 2 points, the level of a tempting but exploitable sacrifice; beyond it,
-# a blunder (the best response to a random opponent loses about 3 points).
+# under 2 points, where plain greedy play usually lands (it loses 0.8 a game to
+# eq-margin in the README's 1,000-deal tournament).  Beyond: a blunder, like the
+# best response to a random arranger (3.4 a game against eq-margin there).
 VERDICT_THRESHOLDS: tuple[tuple[float, Verdict], ...] = (
     (1e-6, Verdict.BEST),
     (0.25, Verdict.GOOD),
