@@ -18,15 +18,15 @@ import sys
 import numpy as np
 import pytest
 
+from solver.analysis.grade import grade
+from solver.equilibria.equilibrium import solve
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import format_cards, parse_cards
 from solver.game.deal import deal
 from solver.game.rules import Rules
-from solver.models.heuristics import greedy_arrangement
-from solver.models.opponents import Objective, Opponent
+from solver.models.heuristics import greedy_arrangement, random_arrangement
 from solver.play.interactive import Table, play
 from solver.play.players import player
-from solver.response.frontier_response import frontier_best_response
 
 CLI = [sys.executable, "-m", "solver.cli", "play", "--seed", "1", "--opponent", "greedy"]
 RULES = Rules()
@@ -77,15 +77,23 @@ def transcript(stdout: str) -> list[tuple[int, str]]:
     return out
 
 
+def final_line(lines: list[str]) -> str:
+    """The line with the game's points (the grades and the session summary follow it)."""
+    finals = [line for line in lines if re.match(r"^(Points|Очки): ", line)]
+    assert len(finals) == 1, lines
+    return finals[0]
+
+
 def finished(proc) -> tuple[list[str], str]:
-    """The five reveal lines and the final line of a finished game."""
+    """The five reveal lines and the points line of a finished game."""
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert "Traceback" not in proc.stdout
     lines = proc.stdout.splitlines()
     reveal = [line for line in lines if re.match(r"^(pos|поз) \d \(", line)]
     assert len(reveal) == 5
-    return reveal, lines[-1]
+    assert lines[-1] == "Another game? (y/n)> Bye."  # end of input declines another game
+    return reveal, final_line(lines)
 
 
 def expected_final(packets: list[str]) -> str:
@@ -182,30 +190,71 @@ def test_undo_takes_back_the_last_packet():
     assert last == expected_final([P4, P3, P1, P2, P5])
 
 
-def test_hint_prints_the_best_arrangement_against_a_random_opponent():
-    # Ask for a hint, then play it.
-    best = frontier_best_response(HOLDING, Opponent.random(HOLDING, RULES), Objective.MARGIN)
-    text = best.arrangement.format()
-    game = session(lines_in("hint", text))
-    reveal, last = finished(game)
-    asked = transcript(game.stdout)
-    assert [n for n, _ in asked] == [1, 1]
-    assert asked[0][1] == f"Hint (best against a random opponent): {text}"
+def hint_lines(stdout: str) -> list[str]:
+    return [line.split("> ", 1)[-1] for line in stdout.splitlines() if "Hint (" in line]
+
+
+def test_hint_is_an_equilibrium_arrangement_with_its_grade():
+    # Ask for a hint, then play it: it is in the deal's equilibrium support (loss 0).
+    equilibrium = solve(HOLDING, HOLDING, RULES)
+    game = session(lines_in("hint", "hint"))  # the same hint twice, then end of input
+    hints = hint_lines(game.stdout)
+    assert len(hints) == 2 and hints[0] == hints[1]
+    assert hints[0].startswith("Hint (an equilibrium arrangement): ")
+    text = hints[0].split(": ", 1)[1]
     hinted = Arrangement.parse(text)
     hinted.check(HOLDING, RULES)
-    # Better against a random opponent than the greedy arrangement.
-    assert (
-        best.value
-        >= frontier_best_response(
-            HOLDING,
-            Opponent.random(HOLDING, RULES),
-            Objective.MARGIN,
-            fixed={i + 1: p for i, p in enumerate(greedy_arrangement(HOLDING, RULES).packets)},
-        ).value
-    )
+    support = {tuple(map(frozenset, a.packets)) for a in equilibrium.row.arrangements}
+    assert tuple(map(frozenset, hinted.packets)) in support
+    assert "  verdict: best; equilibrium loss 0.000 points" in game.stdout
+    played = session(lines_in("hint", text))
+    reveal, last = finished(played)
     packets = [p.strip() for p in text.split("|")]
     check_reveal(reveal, packets)
     assert last == expected_final(packets)
+
+
+def test_hint_keeps_the_packets_laid_out():
+    game = session(lines_in(P1, "hint"))
+    [hint] = hint_lines(game.stdout)
+    hinted = Arrangement.parse(hint.split(": ", 1)[1])
+    assert set(hinted.packets[0]) == set(parse_cards(P1))
+    hinted.check(HOLDING, RULES)
+    loss = grade(hinted, HOLDING, RULES).equilibrium_loss
+    if hint.startswith("Hint (an equilibrium arrangement)"):
+        assert loss == 0.0
+    else:
+        assert hint.startswith("Hint (the best completion of your packets against the equilibrium)")
+    assert f"equilibrium loss {loss:.3f} points" in game.stdout
+
+
+def test_both_arrangements_are_graded_and_the_session_summed():
+    # Game 1 is deal 1 (seed 1), game 2 deal 2 (seed 2); the computer plays greedy.
+    second_holding = deal(2).holdings[0]
+    games = [
+        (Arrangement.parse(" | ".join([P5, P4, P3, P2, P1])), HOLDING),
+        (random_arrangement(second_holding, np.random.default_rng(0)), second_holding),
+    ]
+    entries = [games[0][0].format(ascii=True), "y", games[1][0].format(ascii=True), "n"]
+    proc = session(lines_in(*entries))
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    out = proc.stdout
+    assert out.startswith("seed 1\n") and "Another game? (y/n)> seed 2\n" in out
+    assert out.count("Your arrangement:") == 2 and out.count("The opponent's arrangement:") == 2
+    assert out.splitlines()[-1] == "Another game? (y/n)> Bye."
+    expected, points, losses, their_losses = [], [0, 0], [], []
+    for mine, holding in games:
+        theirs = greedy_arrangement(holding, RULES)
+        result = score(mine, theirs, RULES)
+        points = [points[0] + result.points[0], points[1] + result.points[1]]
+        losses.append(grade(mine, holding, RULES).equilibrium_loss)
+        their_losses.append(grade(theirs, holding, RULES).equilibrium_loss)
+        expected.append(
+            f"Session: {len(losses)} game(s), points {points[0]} : {points[1]}, mean equilibrium "
+            f"loss {np.mean(losses):.3f} (opponent {np.mean(their_losses):.3f})"
+        )
+    assert [line for line in out.splitlines() if line.startswith("Session: ")] == expected
+    assert f"  verdict: {grade(games[0][0], HOLDING, RULES).verdict.value}; " in out
 
 
 @pytest.mark.parametrize(
@@ -276,9 +325,10 @@ def test_russian_game():
     result = score(
         Arrangement.parse(" | ".join([P1, P2, P3, P4, P5])), greedy_arrangement(HOLDING), RULES
     )
-    assert out.splitlines()[-1].startswith(
+    assert final_line(out.splitlines()).startswith(
         f"Очки: вы {result.points[0]}, противник {result.points[1]}. "
     )
+    assert out.splitlines()[-1] == "Ещё партию? (y/n)> До свидания."
     assert "Points" not in out and "Bye" not in out
 
 
@@ -320,7 +370,7 @@ def test_independent_deal_against_br_greedy():
     assert f"Opponent holds: {format_cards(sorted(theirs, reverse=True))}" in proc.stdout
     computer = player("br-greedy").arrange(theirs, mine, rules, np.random.default_rng(0))
     result = score(ours, computer, rules)
-    assert proc.stdout.splitlines()[-1].startswith(
+    assert final_line(proc.stdout.splitlines()).startswith(
         f"Points: you {result.points[0]}, opponent {result.points[1]}."
     )
 
@@ -352,7 +402,10 @@ def test_play_function_on_two_packets():
     assert prompts == ["packet 1 (6 points)> "]
     ours = Arrangement((tuple(mine[:5]), tuple(mine[5:])))
     result = score(ours, greedy_arrangement(theirs, rules), rules)
-    assert written[-1].startswith(f"Points: you {result.points[0]}, opponent {result.points[1]}.")
+    assert final_line(written).startswith(
+        f"Points: you {result.points[0]}, opponent {result.points[1]}."
+    )
+    assert written[-1].startswith("Session: 1 game(s), points ")
     assert "Positions score 6, 7 points." in written
 
 

@@ -112,6 +112,7 @@ def _play(args: argparse.Namespace) -> None:
     import numpy as np
 
     from solver.cli.commands import fresh_seed
+    from solver.cli.report_grade import grade_lines
     from solver.game.deal import deal
     from solver.play.interactive import play
     from solver.play.players import player
@@ -119,8 +120,13 @@ def _play(args: argparse.Namespace) -> None:
     rules = rules_from_args(args)
     player(args.opponent)  # a bad name is an input error before the game starts
     seed = fresh_seed() if args.seed is None else args.seed
-    holdings = deal(seed, rules).holdings
-    print(f"seed {seed}")
+
+    def next_deal(game: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        # Game k of the session is the deal of seed + k, printed so it can be replayed.
+        print(f"seed {seed + game}")
+        return deal(seed + game, rules).holdings
+
+    holdings = next_deal(0)
     status = play(
         holdings[0],
         holdings[1],
@@ -130,6 +136,8 @@ def _play(args: argparse.Namespace) -> None:
         _read,
         print,
         args.lang,
+        describe=lambda grade: grade_lines(grade, args.lang),
+        next_deal=next_deal,
     )
     if status:
         raise SystemExit(status)

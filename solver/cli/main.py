@@ -92,7 +92,7 @@ def _subparser(
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``quintet``."""
     # Imported here so that ``quintet --help`` stays fast.
-    from solver.cli import commands, commands_book, commands_games, commands_solve
+    from solver.cli import commands, commands_book, commands_games, commands_grade, commands_solve
 
     parser = _Parser(
         prog="quintet",
@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     specs = (
         commands.COMMANDS
         + commands_solve.COMMANDS
+        + commands_grade.COMMANDS
         + commands_games.COMMANDS
         + commands_book.COMMANDS
     )

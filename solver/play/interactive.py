@@ -7,9 +7,13 @@ explained and changes nothing, so nothing typed before is lost.  The
 
 * five cards: the next packet (the last five cards are laid out by themselves);
 * ``P1 | P2 | P3 | P4 | P5``: a whole arrangement at once;
-* ``hint``: the best arrangement of your cards against a random opponent;
+* ``hint``: an arrangement of the deal's equilibrium (keeping the packets
+  laid out when one of the equilibrium's arrangements does), with its grade;
 * ``undo``: take back the last packet; ``cards``: show what is left;
 * ``quit`` or end of input: leave.
+
+After the reveal both arrangements are graded (:mod:`solver.analysis.grade`)
+and a session summary is kept: games, points, mean equilibrium loss.
 
 >>> from solver.game.deal import deal
 >>> table = Table(deal(seed=1).holdings[0], Rules())
@@ -25,17 +29,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from solver.analysis.grade import Grade, grade
 from solver.errors import ArrangementError, CardError
-from solver.game.arrangement import Arrangement, score
+from solver.game.arrangement import Arrangement, Score, score
 from solver.game.cards import HAND_SIZE, Lang, format_cards, parse_cards, split_tokens
 from solver.game.evaluator import category
 from solver.game.phrase import Phrase
 from solver.game.rules import Category, Rules
+from solver.play.coaching import Session, equilibrium_hint
+from solver.play.phrases import TEXT as _TEXT
+from solver.play.phrases import VERDICTS
 
-__all__ = ["Table", "play"]
+__all__ = ["Table", "lay_out", "play", "reveal"]
 
 _WORDS = {
     "packet": Phrase("packet", "пакет"),
@@ -148,52 +157,133 @@ class Table:
         return f"{_say('left', self.lang)}: {format_cards(self.remaining, lang=self.lang)}"
 
 
-_TEXT = {
-    Lang.EN: {
-        "intro": "Quintet: lay out your 25 cards in five packets of five, position 1 first.",
-        "points": "Positions score {points} points.",
-        "yours": "Your cards:     {cards}",
-        "theirs": "Opponent holds: {cards}",
-        "against": "You play against: {player} ({description}).",
-        "help": "Type five cards for the next packet (e.g. As Ks Qs Js Ts), or a whole "
-        "arrangement P1 | P2 | ... | P5; hint, undo, cards, quit.",
-        "prompt": "packet {n} ({points} points)> ",
-        "thinking": "The opponent arranges its cards...",
-        "reveal": "pos {n} ({points}): you {mine} ({mine_kind}) vs {theirs} ({theirs_kind}): {result}",
-        "win": "you win it",
-        "loss": "opponent wins it",
-        "tie": "tie",
-        "final": "Points: you {mine}, opponent {theirs}. {verdict}",
-        "won": "You win!",
-        "lost": "The opponent wins.",
-        "drew": "A draw.",
-        "bye": "Bye.",
-        "hint": "Hint (best against a random opponent): {arrangement}",
-        "unknown": "Unknown command {word!r}: type cards, hint, undo, cards or quit.",
-    },
-    Lang.RU: {
-        "intro": "Квинтет: разложите 25 карт в пять пакетов по пять, начиная с позиции 1.",
-        "points": "Позиции приносят {points} очков.",
-        "yours": "Ваши карты:       {cards}",
-        "theirs": "Карты противника: {cards}",
-        "against": "Ваш противник: {player} ({description}).",
-        "help": "Введите пять карт следующего пакета (например Тп Кп Дп Вп 10п) или всю "
-        "раскладку П1 | П2 | ... | П5; hint — подсказка, undo — отменить, cards — карты, quit — выход.",
-        "prompt": "пакет {n} ({points} очк.)> ",
-        "thinking": "Противник раскладывает карты...",
-        "reveal": "поз {n} ({points}): вы {mine} ({mine_kind}) против {theirs} ({theirs_kind}): {result}",
-        "win": "ваша",
-        "loss": "противника",
-        "tie": "ничья",
-        "final": "Очки: вы {mine}, противник {theirs}. {verdict}",
-        "won": "Вы выиграли!",
-        "lost": "Выиграл противник.",
-        "drew": "Ничья.",
-        "bye": "До свидания.",
-        "hint": "Подсказка (лучшее против случайного противника): {arrangement}",
-        "unknown": "Неизвестная команда {word!r}: введите карты, hint, undo, cards или quit.",
-    },
-}
+Describe = Callable[[Grade], list[str]]
+NextDeal = Callable[[int], tuple[Iterable[int], Iterable[int]]]
+
+
+def _default_describe(lang: Lang | str) -> Describe:
+    def describe(result: Grade) -> list[str]:
+        line = _TEXT[Lang(lang)]["loss_line"]
+        verdict = VERDICTS[Lang(lang)][result.verdict.value]
+        return [line.format(verdict=verdict, loss=result.equilibrium_loss)]
+
+    return describe
+
+
+def _introduce(
+    table: Table,
+    theirs: tuple[int, ...],
+    computer: Any,
+    opponent: str,
+    write: Callable[[str], None],
+) -> None:
+    from solver.play.players import describe_player
+
+    lang, rules = table.lang, table.rules
+    text = _TEXT[Lang(lang)]
+    write(text["intro"])
+    write(text["points"].format(points=", ".join(str(p) for p in rules.position_points)))
+    write(text["yours"].format(cards=format_cards(table.remaining, lang=lang)))
+    write(text["theirs"].format(cards=format_cards(sorted(theirs, reverse=True), lang=lang)))
+    write(text["against"].format(player=computer.name, description=describe_player(opponent, lang)))
+    write(text["help"])
+
+
+def _hint(
+    table: Table, theirs: tuple[int, ...], describe: Describe, write: Callable[[str], None]
+) -> None:
+    text = _TEXT[Lang(table.lang)]
+    arrangement, exact = equilibrium_hint(table.holding, theirs, table.rules, table.packets)
+    key = "hint" if exact else "hint_kept"
+    write(text[key].format(arrangement=arrangement.format(lang=table.lang)))
+    for line in describe(grade(arrangement, theirs, table.rules)):
+        write(f"  {line}")
+
+
+def lay_out(
+    table: Table,
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+    on_hint: Callable[[], None],
+) -> bool:
+    """Read entries until every packet is laid out: True, or False on quit or end of input."""
+    text = _TEXT[Lang(table.lang)]
+    while not table.complete:
+        n = len(table.packets) + 1
+        prompt = text["prompt"].format(n=n, points=table.rules.position_points[n - 1])
+        try:
+            line = read(prompt).strip()
+        except EOFError:
+            write("")
+            write(text["bye"])
+            return False
+        word = line.lower()
+        if not line:
+            continue
+        if word in ("quit", "exit", "q"):
+            write(text["bye"])
+            return False
+        if word == "undo":
+            write(table.undo())
+        elif word in ("cards", "show"):
+            write(table.show())
+        elif word == "help":
+            write(text["help"])
+        elif word in ("hint", "?"):
+            on_hint()
+        elif word.isalpha() and len(word) > 3 and "|" not in word:
+            write(text["unknown"].format(word=line))
+        else:
+            write(table.enter(line))
+    return True
+
+
+def reveal(
+    mine: Arrangement,
+    theirs: Arrangement,
+    rules: Rules,
+    lang: Lang | str,
+    write: Callable[[str], None],
+) -> Score:
+    """Compare both arrangements position by position; write and return the score."""
+    text = _TEXT[Lang(lang)]
+    result = score(mine, theirs, rules)
+    kinds_mine = category(mine.array(), rules)
+    kinds_theirs = category(theirs.array(), rules)
+    for i in range(rules.n_packets):
+        outcome = {1: text["win"], 0: text["tie"], -1: text["loss"]}[int(result.outcomes[i])]
+        write(
+            text["reveal"].format(
+                n=i + 1,
+                points=rules.position_points[i],
+                mine=format_cards(mine.packets[i], lang=lang),
+                mine_kind=Category(int(kinds_mine[i])).name_in(lang),
+                theirs=format_cards(theirs.packets[i], lang=lang),
+                theirs_kind=Category(int(kinds_theirs[i])).name_in(lang),
+                result=outcome,
+            )
+        )
+    verdict = (
+        text["won"] if result.margin > 0 else text["lost"] if result.margin < 0 else text["drew"]
+    )
+    write(text["final"].format(mine=result.points[0], theirs=result.points[1], verdict=verdict))
+    return result
+
+
+def _grade_both(
+    mine: Arrangement,
+    theirs: Arrangement,
+    rules: Rules,
+    describe: Describe,
+    text: dict[str, str],
+    write: Callable[[str], None],
+) -> tuple[Grade, Grade]:
+    grades = (grade(mine, theirs.cards, rules), grade(theirs, mine.cards, rules))
+    for key, result in zip(("grade_mine", "grade_theirs"), grades, strict=True):
+        write(text[key])
+        for line in describe(result):
+            write(f"  {line}")
+    return grades
 
 
 def play(
@@ -205,78 +295,47 @@ def play(
     read: Callable[[str], str],
     write: Callable[[str], None],
     lang: Lang | str = Lang.EN,
+    *,
+    describe: Describe | None = None,
+    next_deal: NextDeal | None = None,
 ) -> int:
-    """Play one game on a console; return the exit status (0, also on quit).
+    """Play games on a console; return the exit status (0, also on quit).
 
     ``read(prompt)`` returns a line and raises EOFError at the end of input;
-    ``write(text)`` prints a line.
+    ``write(text)`` prints a line.  After each game both arrangements are
+    graded (``describe`` turns a grade into lines; by default the verdict and
+    the loss) and the session summary is written.  With ``next_deal(k)``
+    (the holdings of game ``k``, from 1) another game is offered.
     """
-    from solver.models.opponents import Objective, Opponent
-    from solver.play.players import describe_player, player
-    from solver.response.frontier_response import frontier_best_response
+    from solver.play.players import player
 
     text = _TEXT[Lang(lang)]
-    theirs = tuple(sorted(int(c) for c in theirs))
+    describe = describe or _default_describe(lang)
     computer = player(opponent)
-    table = Table(mine, rules, lang)
-    write(text["intro"])
-    write(text["points"].format(points=", ".join(str(p) for p in rules.position_points)))
-    write(text["yours"].format(cards=format_cards(table.remaining, lang=lang)))
-    write(text["theirs"].format(cards=format_cards(sorted(theirs, reverse=True), lang=lang)))
-    write(text["against"].format(player=computer.name, description=describe_player(opponent, lang)))
-    write(text["help"])
-    while not table.complete:
-        n = len(table.packets) + 1
-        try:
-            line = read(text["prompt"].format(n=n, points=rules.position_points[n - 1])).strip()
-        except EOFError:
-            write("")
-            write(text["bye"])
+    session = Session()
+    while True:
+        their_cards = tuple(sorted(int(c) for c in theirs))
+        table = Table(mine, rules, lang)
+        _introduce(table, their_cards, computer, opponent, write)
+        if not lay_out(table, read, write, lambda: _hint(table, their_cards, describe, write)):  # noqa: B023
             return 0
-        word = line.lower()
-        if not line:
-            continue
-        if word in ("quit", "exit", "q"):
-            write(text["bye"])
+        write(text["thinking"])
+        theirs_arrangement = computer.arrange(their_cards, tuple(table.holding), rules, rng)
+        result = reveal(table.arrangement(), theirs_arrangement, rules, lang, write)
+        grades = _grade_both(table.arrangement(), theirs_arrangement, rules, describe, text, write)
+        session.add(result, *grades)
+        write(session.summary(text["session"]))
+        if next_deal is None or not _again(read, write, text):
             return 0
-        if word == "undo":
-            write(table.undo())
-        elif word in ("cards", "show"):
-            write(table.show())
-        elif word in ("hint", "help", "?"):
-            if word == "help":
-                write(text["help"])
-                continue
-            # Best against a random opponent, keeping the packets already laid out.
-            laid = {i + 1: packet for i, packet in enumerate(table.packets)}
-            best = frontier_best_response(
-                tuple(table.holding), Opponent.random(theirs, rules), Objective.MARGIN, fixed=laid
-            )
-            write(text["hint"].format(arrangement=best.arrangement.format(lang=lang)))
-        elif word.isalpha() and len(word) > 3 and "|" not in word:
-            write(text["unknown"].format(word=line))
-        else:
-            write(table.enter(line))
-    write(text["thinking"])
-    theirs_arrangement = computer.arrange(theirs, tuple(table.holding), rules, rng)
-    result = score(table.arrangement(), theirs_arrangement, rules)
-    kinds_mine = category(table.arrangement().array(), rules)
-    kinds_theirs = category(theirs_arrangement.array(), rules)
-    for i in range(rules.n_packets):
-        outcome = {1: text["win"], 0: text["tie"], -1: text["loss"]}[int(result.outcomes[i])]
-        write(
-            text["reveal"].format(
-                n=i + 1,
-                points=rules.position_points[i],
-                mine=format_cards(table.packets[i], lang=lang),
-                mine_kind=Category(int(kinds_mine[i])).name_in(lang),
-                theirs=format_cards(theirs_arrangement.packets[i], lang=lang),
-                theirs_kind=Category(int(kinds_theirs[i])).name_in(lang),
-                result=outcome,
-            )
-        )
-    verdict = (
-        text["won"] if result.margin > 0 else text["lost"] if result.margin < 0 else text["drew"]
-    )
-    write(text["final"].format(mine=result.points[0], theirs=result.points[1], verdict=verdict))
-    return 0
+        mine, theirs = next_deal(session.games)
+
+
+def _again(read: Callable[[str], str], write: Callable[[str], None], text: dict[str, str]) -> bool:
+    try:
+        answer = read(text["again"]).strip().lower()
+    except EOFError:
+        answer = ""
+    if answer in ("y", "yes", "д", "да"):
+        return True
+    write(text["bye"])
+    return False

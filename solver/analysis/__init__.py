@@ -1,0 +1,1 @@
+"""Analysis of played arrangements: grades against the equilibrium, best responses and heuristics."""
