@@ -796,8 +796,8 @@ def test_reduced_tiny_time_limit_win():
 @pytest.mark.parametrize(
     "kwargs, fragment",
     [
-        ({"time_limit": 0}, "^time_limit"),
-        ({"time_limit": -1.0}, "^time_limit"),
+        ({"time_limit": 0}, "time_limit"),
+        ({"time_limit": -1.0}, "time_limit"),
         ({"workers": 0}, "workers"),
     ],
 )
