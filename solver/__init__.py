@@ -9,9 +9,11 @@ layers below it: :mod:`solver.game` (cards, rules, evaluator, deal,
 arrangements), :mod:`solver.models` (packet options, opponent models,
 heuristics, mixtures), :mod:`solver.response` (best responses: CP-SAT and the
 strategy frontier), :mod:`solver.equilibria` (matrix games, double oracle),
-:mod:`solver.play` (players, tournaments, the interactive table) and
-:mod:`solver.cli` (the ``quintet`` command).  Importing ``solver`` is cheap:
-no table is built and OR-Tools is not loaded until a function needs it.
+:mod:`solver.book` (the solution book), :mod:`solver.analysis` (grading an
+arrangement), :mod:`solver.play` (players, tournaments, the interactive
+table), :mod:`solver.cli` (the ``quintet`` command) and :mod:`solver.web`
+(``quintet serve``).  Importing ``solver`` is cheap: no table is built and
+OR-Tools is not loaded until a function needs it.
 
 >>> import solver
 >>> solver.Rules().total_points
