@@ -1,5 +1,9 @@
 """Frontiers of rank-count states: the non-flush part of the strategy frontier.
 
+(The plain recursion, kept as the reference of the bounded one in
+:mod:`solver.response.bounded_frontier`, which :func:`solver.response.frontier.frontier`
+uses, and for its store of states shared between holdings.)
+
 A *state* is a vector ``c`` of rank counts holding ``5 * w`` cards (``w``
 packets, the state's *level*), keyed by ``sum c[r] * 5**r``.  Its frontier
 ``F(c)`` is the set of non-dominated sorted strength profiles of the ways to
