@@ -7,13 +7,21 @@
 * ``packets``, ``arrangement`` and ``strategies`` return what they promise.
 * Full 25-card deals: the best response over the frontier has the value of
   the CP-SAT optimum, for every objective and opponent model.
+* The bounded recursion (issue #15) gives exactly the frontier of the plain
+  one: against the plain recursion itself on a few deals and rankings, and
+  against fingerprints of the frontiers of 200 seeded deals made by the code
+  before issue #15 (``tests/data/frontier_fingerprints.json``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sys
 from collections import Counter
 from itertools import permutations
 from math import factorial, prod
+from pathlib import Path
 
 import brute_force as bf
 import numpy as np
@@ -21,13 +29,16 @@ import pytest
 
 from solver.game.cards import parse_cards
 from solver.game.deal import deal
-from solver.game.evaluator import strength
+from solver.game.evaluator import hand_table, strength
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement, random_arrangements
 from solver.models.opponents import Objective, Opponent, expected_value
+from solver.models.packets import check_holding
 from solver.response.best_response import SolveStatus, best_response
-from solver.response.frontier import cached_frontier, frontier
+from solver.response.frontier import _flush_plans, cached_frontier, frontier
 from solver.response.frontier_response import frontier_best_response, strategy_values
+from solver.response.pareto import pareto_keep
+from solver.response.rank_frontier import RankFrontiers
 
 TWO = (6, 7)
 THREE = (5, 6, 7)
@@ -368,3 +379,85 @@ def test_strategy_values_match_expected_value():
             values = strategy_values(strengths, model, objective)
             expected = [float(expected_value(row, model, objective)) for row in strengths]
             assert np.allclose(values, expected, atol=1e-12, rtol=0)
+
+
+# ======================================================================= bounded = plain recursion
+
+FINGERPRINTS = Path(__file__).parent / "data" / "frontier_fingerprints.json"
+
+
+def fingerprint(profiles: np.ndarray) -> str:
+    """A short hash of a frontier's profiles (in the frontier's sorted order)."""
+    return hashlib.sha256(np.ascontiguousarray(profiles, dtype="<i2").tobytes()).hexdigest()[:16]
+
+
+def fingerprint_cases():
+    """(key, holding, rules): both holdings of 100 independent deals, one of 100 mirror deals."""
+    for mode in ("mirror", "independent"):
+        rules = Rules(discard_mode=mode)
+        for seed in range(100):
+            d = deal(seed=seed, rules=rules)
+            for player in (0, 1) if mode == "independent" else (0,):
+                yield f"{mode}/{seed}/{player}", d.holdings[player], rules
+
+
+def write_fingerprints() -> None:
+    """Write the fixture.  It was made once by the frontier before issue #15 (commit
+    c6fe5cb): ``PYTHONPATH=<checkout of c6fe5cb> python tests/test_frontier.py
+    --write-fingerprints`` (run from the tests directory of this checkout)."""
+    stored = {}
+    for key, holding, rules in fingerprint_cases():
+        front = frontier(holding, rules)
+        stored[key] = [int(front.profiles.shape[0]), fingerprint(front.profiles)]
+    FINGERPRINTS.write_text(json.dumps(stored, indent=0, sort_keys=True) + "\n")
+
+
+@pytest.mark.slow
+def test_frontiers_equal_the_fingerprints_of_the_plain_recursion():
+    """300 holdings of 200 seeded deals: the same profiles, in the same order."""
+    stored = json.loads(FINGERPRINTS.read_text())
+    got = {}
+    for key, holding, rules in fingerprint_cases():
+        front = frontier(holding, rules)
+        got[key] = [int(front.profiles.shape[0]), fingerprint(front.profiles)]
+    assert len(stored) == 300
+    assert got == stored
+
+
+def plain_profiles(holding, rules: Rules) -> np.ndarray:
+    """The frontier by the plain recursion (no bounds): every flush plan's residual
+    frontier with its flushes inserted, then the non-dominated rows (as before #15)."""
+    plans = _flush_plans(check_holding(holding, rules), rules)
+    store = RankFrontiers(hand_table(rules).multiset_strength)
+    widths = rules.n_packets - plans.n_flushes
+    roots: dict[int, set[int]] = {}
+    for width, residual in zip(widths.tolist(), plans.residual.tolist(), strict=True):
+        roots.setdefault(width, set()).add(residual)
+    store.ensure(roots)
+    rows = []
+    for plan in range(plans.residual.shape[0]):
+        rest = store.rows(int(widths[plan]), int(plans.residual[plan])).astype(np.int64)
+        flushes = plans.strengths[plan][plans.strengths[plan] >= 0]
+        both = np.column_stack([rest, np.broadcast_to(flushes, (rest.shape[0], flushes.shape[0]))])
+        rows.append(np.sort(both, axis=1))
+    stacked = np.concatenate(rows)
+    profiles = stacked[pareto_keep(np.zeros(stacked.shape[0], dtype=np.int64), stacked)]
+    return profiles[np.lexsort(profiles.T[::-1])]
+
+
+@pytest.mark.parametrize("option", ["default", "ace_low", "manila"])
+def test_bounded_frontier_equals_the_plain_recursion(option):
+    """Full deals (one with a rich suit), every ranking: the same sorted profiles."""
+    rules = Rules(**OPTIONS[option])
+    holdings = [
+        deal(seed=11, rules=rules).holdings[0],
+        _suited_holding(np.random.default_rng(5), 25),
+    ]
+    for holding in holdings:
+        np.testing.assert_array_equal(
+            frontier(holding, rules).profiles, plain_profiles(holding, rules)
+        )
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write-fingerprints"]:
+    write_fingerprints()

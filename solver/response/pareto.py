@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["pack_rows", "pareto_keep", "ragged_arange", "unique_rows"]
+__all__ = ["pack_rows", "pareto_keep", "ragged_arange", "strictly_dominated", "unique_rows"]
 
 _BITS = 10  # strengths are below 1024
 
@@ -213,3 +213,30 @@ def _beaten_by_group_best(
     beaten = ((packed[pivot] | guards) - packed[order]) & guards == guards
     beaten &= order != pivot
     return np.sort(order[~beaten])
+
+
+_GUARD_CHUNK = 1 << 20  # (row, other) comparisons per numpy pass of strictly_dominated
+
+
+def strictly_dominated(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Whether some row of ``others`` dominates each row of ``rows`` (>= everywhere, not equal).
+
+    Both are ``(n, k)`` integers in 0..1023 with ``k <= 5``.
+
+    >>> strictly_dominated(np.array([[1, 2], [3, 3], [2, 5]]), np.array([[3, 3], [1, 9]])).tolist()
+    [True, False, False]
+    """
+    n = rows.shape[0]
+    out = np.zeros(n, dtype=bool)
+    if n == 0 or others.shape[0] == 0:
+        return out
+    packed, _, guards = _guarded_packing(rows)
+    theirs, _, _ = _guarded_packing(others)
+    guarded = theirs | guards
+    step = max(1, _GUARD_CHUNK // theirs.shape[0])
+    for start in range(0, n, step):
+        mine = packed[start : start + step, None]
+        beats = ((guarded[None, :] - mine) & guards) == guards
+        beats &= theirs[None, :] != mine
+        out[start : start + step] = beats.any(axis=1)
+    return out

@@ -1,5 +1,9 @@
 """Frontiers of rank-count states: the non-flush part of the strategy frontier.
 
+(The plain recursion, kept as the reference of the bounded one in
+:mod:`solver.response.bounded_frontier`, which :func:`solver.response.frontier.frontier`
+uses, and for its store of states shared between holdings.)
+
 A *state* is a vector ``c`` of rank counts holding ``5 * w`` cards (``w``
 packets, the state's *level*), keyed by ``sum c[r] * 5**r``.  Its frontier
 ``F(c)`` is the set of non-dominated sorted strength profiles of the ways to
@@ -45,6 +49,18 @@ __all__ = ["POW5", "RankFrontiers", "multiset_keys", "rank_frontiers"]
 POW5 = 5 ** np.arange(N_RANKS, dtype=np.int64)
 
 
+# Rank counts (0..4) packed four bits a rank, with a guard bit (8) in each
+# field: ``c >= m`` in every rank exactly when ``(code(c) | _GUARDS) - code(m)``
+# keeps every guard (a field never borrows from the next one).
+_FIELD_SHIFTS = 4 * np.arange(N_RANKS, dtype=np.int64)
+_GUARDS = int((8 << _FIELD_SHIFTS).sum())
+
+
+def _fit_codes(counts: np.ndarray) -> np.ndarray:
+    """Rank counts rows packed for the guard-bit ``<=`` test."""
+    return (counts.astype(np.int64) << _FIELD_SHIFTS).sum(axis=-1)
+
+
 @lru_cache(maxsize=1)
 def _multisets() -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
     """Rank multisets, their keys, and for each rank the multisets whose lowest rank it is."""
@@ -54,22 +70,32 @@ def _multisets() -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
     return counts, counts @ POW5, by_lowest
 
 
+@lru_cache(maxsize=1)
+def _multiset_codes() -> np.ndarray:
+    return _fit_codes(_multisets()[0])
+
+
 def multiset_keys() -> np.ndarray:
     """Key of each row of :func:`~solver.game.evaluator.rank_multisets`."""
     return _multisets()[1]
 
 
 def _options_of(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(state index, multiset) pairs: multisets that fit and hold the lowest rank."""
-    ms_counts, _, by_lowest = _multisets()
+    """(state index, multiset) pairs: multisets that fit and hold the lowest rank.
+
+    Sorted by state, then multiset.
+    """
+    _, _, by_lowest = _multisets()
+    ms_codes = _multiset_codes()
     counts = (keys[:, None] // POW5) % 5
+    codes = _fit_codes(counts) | _GUARDS
     lowest = np.argmax(counts > 0, axis=1)
     states, multisets = [], []
     for rank, candidates in enumerate(by_lowest):
         members = np.flatnonzero(lowest == rank)
         if members.shape[0] == 0:
             continue
-        fits = (ms_counts[candidates][None, :, :] <= counts[members][:, None, :]).all(axis=2)
+        fits = ((codes[members][:, None] - ms_codes[candidates][None, :]) & _GUARDS) == _GUARDS
         state, multiset = np.nonzero(fits)
         states.append(members[state])
         multisets.append(candidates[multiset])

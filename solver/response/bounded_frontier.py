@@ -1,0 +1,284 @@
+"""Rank-state frontiers of one holding, pruned by bounds (branch and bound over levels).
+
+:mod:`solver.response.rank_frontier` computes every non-dominated row of
+every rank-count state, but a holding's frontier uses very few of them
+(typically under 1% of the rows of the middle levels).  Here the same
+level-by-level recursion runs for one holding, and drops the rows that
+cannot reach its frontier.
+
+A row ``p`` of a state ``c`` of width ``w`` ends up in complete profiles
+``sorted(p + q)``, ``q`` a *completion* of ``c``: the flushes of a flush
+plan whose residual leads to ``c`` and the packets chosen above ``c``.
+
+* **Upper bound.**  ``U(c)``, the component-wise maximum of the sorted
+  completions of ``c``, is computed top-down before any frontier:
+
+      U(r) = sorted flush strengths of the plans with residual r (max over plans)
+      U(c - m) = max over parents c of sorted(U(c) + [strength(m)])
+
+  Sorting is monotone (``q <= q'`` component-wise implies the same of
+  ``sorted(p + q)`` and ``sorted(p + q')``), so every complete profile
+  through ``p`` is at most ``opt(p) = sorted(p + U(c))``.
+* **Lower set.**  ``K``, the complete profiles found so far: the plans whose
+  residual has ``w`` packets are complete once level ``w`` is, and lower
+  levels come first.
+
+If some ``k`` in ``K`` strictly dominates ``opt(p)``, every profile through
+``p`` is strictly dominated by the achievable ``k``, and ``p`` is dropped.
+This is exact: a frontier profile ``z`` through rows ``p`` has
+``z <= opt(p)``, so ``k > opt(p)`` would give ``k > z``, and ``z`` would
+not be on the frontier.  (Per-state Pareto pruning keeps its usual
+argument: a row dominating ``p`` reaches a profile at least ``z``.)
+
+>>> from solver.game.rules import Rules
+>>> from solver.game.evaluator import hand_table
+>>> strengths = hand_table(Rules()).multiset_strength
+>>> key = int(np.array([4, 4, 2, 0, 0, 0, 0, 0]) @ POW5)
+>>> plans = {2: (np.array([key]), np.zeros((1, 0), dtype=np.int64))}
+>>> store = HoldingFrontiers(strengths, plans, n_packets=2)
+>>> store.candidates.tolist()
+[[781, 788]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver.response.pareto import pareto_keep, ragged_arange, strictly_dominated
+from solver.response.rank_frontier import (
+    POW5,
+    _insert_sorted,
+    _Level,
+    _multisets,
+    _options_of,
+)
+
+__all__ = ["POW5", "HoldingFrontiers"]
+
+
+@dataclass(frozen=True)
+class _Stage:
+    """The states of one level, their upper bounds, and their (state, multiset) options."""
+
+    keys: np.ndarray  # (S,) sorted
+    upper: np.ndarray  # (S, n_packets - width) sorted completion bounds
+    witness: np.ndarray  # (S, n_packets - width) one achievable sorted completion
+    state: np.ndarray  # (pairs,) index of the state
+    multiset: np.ndarray  # (pairs,) multiset removed
+    child: np.ndarray  # (pairs,) key of the state left, one level down
+
+
+_KEY_RANGE = int(POW5[-1]) * 5  # rank-count keys are below 5**8
+
+
+def _insert_columns(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each sorted row with its value inserted, column by column: entry ``j`` is
+    ``min(max(value, rows[j - 1]), rows[j])`` (no sorting, no positions).
+
+    >>> _insert_columns(np.array([[1, 5], [2, 3]]), np.array([3, 9])).tolist()
+    [[1, 3, 5], [2, 3, 9]]
+    """
+    n, width = rows.shape
+    out = np.empty((n, width + 1), dtype=np.int64)
+    for j in range(width + 1):
+        column = values if j == 0 else np.maximum(values, rows[:, j - 1])
+        out[:, j] = column if j == width else np.minimum(column, rows[:, j])
+    return out
+
+
+def _group_max(
+    keys: np.ndarray, values: np.ndarray, scores: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct keys (sorted), the component-wise maximum of their ``values``
+    rows, and for each key the index of one of its rows of largest score.
+
+    Keys index dense arrays (they are below 5**8): no sorting.
+    """
+    seen = np.zeros(_KEY_RANGE, dtype=bool)
+    seen[keys] = True
+    distinct = np.flatnonzero(seen)
+    slot = np.zeros(_KEY_RANGE, dtype=np.int64)
+    slot[distinct] = np.arange(distinct.shape[0])
+    group = slot[keys]
+    upper = np.zeros((values.shape[1], distinct.shape[0]), dtype=np.int64)
+    for j in range(values.shape[1]):
+        np.maximum.at(upper[j], group, values[:, j])
+    best = np.full(distinct.shape[0], np.iinfo(np.int64).min)
+    np.maximum.at(best, group, scores)
+    pick = np.zeros(distinct.shape[0], dtype=np.int64)
+    hit = np.flatnonzero(scores == best[group])
+    pick[group[hit]] = hit
+    return distinct, upper.T.copy(), pick
+
+
+def _merge(known: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The non-dominated rows of both sets."""
+    both = np.concatenate([known, rows])
+    return both[pareto_keep(np.zeros(both.shape[0], dtype=np.int64), both)]
+
+
+class HoldingFrontiers:
+    """The pruned rank-state frontiers of one holding, and its complete profiles.
+
+    Parameters
+    ----------
+    multiset_strength
+        Strength of each rank multiset as a non-flush packet.
+    plans
+        For each width ``w``: the residual keys of the flush plans leaving
+        ``w`` packets, and their sorted flush strengths ``(P, n_packets - w)``.
+    n_packets
+        Packets per arrangement.
+
+    Attributes
+    ----------
+    candidates
+        Every complete profile kept (sorted rows; a superset of the frontier).
+    origin
+        ``(plan width, plan index within its width, row within the residual state)``
+        of each candidate.
+    """
+
+    def __init__(
+        self,
+        multiset_strength: np.ndarray,
+        plans: dict[int, tuple[np.ndarray, np.ndarray]],
+        n_packets: int,
+    ) -> None:
+        self.strength = multiset_strength.astype(np.int64)
+        self.n_packets = n_packets
+        self.levels: dict[int, _Level] = {}
+        stages = self._discover(plans)
+        known = np.zeros((0, n_packets), dtype=np.int64)
+        found, origins = [], []
+        below = _Level(
+            keys=np.zeros(1, dtype=np.int64),
+            offsets=np.array([0, 1]),
+            rows=np.zeros((1, 0), dtype=np.int16),
+            choice=np.zeros(1, dtype=np.int32),
+            child=np.zeros(1, dtype=np.int32),
+        )
+        self.levels[0] = below
+        for width in range(n_packets + 1):
+            if width:
+                below = self._compute(width, stages[width], below, known)
+                self.levels[width] = below
+                known = _merge(known, self._witnessed(stages[width], below))
+            if width in plans:
+                rows, origin = self._complete(width, *plans[width])
+                found.append(rows)
+                origins.append(origin)
+                known = _merge(known, rows)
+        self.candidates = np.concatenate(found) if found else known
+        self.origin = np.concatenate(origins) if origins else np.zeros((0, 3), dtype=np.int64)
+
+    def _discover(self, plans: dict[int, tuple[np.ndarray, np.ndarray]]) -> dict[int, _Stage]:
+        """Every state reachable from the plans, top-down, with its bounds and witness."""
+        _, ms_keys, _ = _multisets()
+        stages: dict[int, _Stage] = {}
+        parent: _Stage | None = None
+        for width in range(self.n_packets, 0, -1):
+            completed = self.n_packets - width
+            root_keys, root_rows = plans.get(
+                width, (np.zeros(0, dtype=np.int64), np.zeros((0, completed), dtype=np.int64))
+            )
+            root_rows = root_rows.astype(np.int64)
+            keys, upper, witness_rows = [root_keys], [root_rows], [root_rows.sum(axis=1)]
+            if parent is not None:
+                added = self.strength[parent.multiset]
+                keys.append(parent.child)
+                upper.append(_insert_columns(parent.upper[parent.state], added))
+                witness_rows.append(parent.witness[parent.state].sum(axis=1) + added)
+            distinct, bound, pick = _group_max(
+                np.concatenate(keys), np.concatenate(upper), np.concatenate(witness_rows)
+            )
+            # The witness of each state: its pick's root flushes or parent witness + packet.
+            n_roots = root_keys.shape[0]
+            witness = np.zeros((distinct.shape[0], completed), dtype=np.int64)
+            from_root = pick < n_roots
+            witness[from_root] = root_rows[pick[from_root]]
+            if parent is not None and not from_root.all():
+                pair = pick[~from_root] - n_roots
+                witness[~from_root] = _insert_columns(
+                    parent.witness[parent.state[pair]], self.strength[parent.multiset[pair]]
+                )
+            state, multiset = _options_of(distinct) if width > 1 else (distinct[:0], distinct[:0])
+            stage = _Stage(
+                distinct, bound, witness, state, multiset, distinct[state] - ms_keys[multiset]
+            )
+            stages[width] = parent = stage
+        return stages
+
+    def _compute(self, width: int, stage: _Stage, below: _Level, known: np.ndarray) -> _Level:
+        """The pruned frontiers of one level's states, from the level below."""
+        _, ms_keys, _ = _multisets()
+        if width == 1:
+            multiset = np.searchsorted(ms_keys, stage.keys)
+            pair = np.arange(stage.keys.shape[0])
+            group = pair
+            local = np.zeros(pair.shape[0], dtype=np.int64)
+            rows = self.strength[multiset][:, None].astype(np.int16)
+        else:
+            child_state = below.find(stage.child)
+            sizes = below.offsets[child_state + 1] - below.offsets[child_state]
+            pair = np.repeat(np.arange(stage.state.shape[0]), sizes)
+            local = ragged_arange(sizes)
+            child_row = np.repeat(below.offsets[child_state], sizes) + local
+            multiset = stage.multiset
+            rows = _insert_sorted(
+                below.rows[child_row], self.strength[multiset[pair]].astype(np.int16)
+            )
+            group = stage.state[pair]
+        keep = pareto_keep(group, rows)
+        kept = np.flatnonzero(keep)
+        if known.shape[0]:
+            bound = np.sort(np.concatenate([rows[kept], stage.upper[group[kept]]], axis=1), axis=1)
+            kept = kept[~strictly_dominated(bound, known)]
+        order = kept[np.argsort(group[kept], kind="stable")]
+        counts = np.bincount(group[order], minlength=stage.keys.shape[0])
+        return _Level(
+            keys=stage.keys,
+            offsets=np.concatenate([[0], np.cumsum(counts)]),
+            rows=rows[order],
+            choice=multiset[pair[order]].astype(np.int32),
+            child=local[order].astype(np.int32),
+        )
+
+    def _witnessed(self, stage: _Stage, level: _Level) -> np.ndarray:
+        """Achievable complete profiles: each row with its state's witness completion."""
+        group = np.repeat(np.arange(stage.keys.shape[0]), np.diff(level.offsets))
+        rows = np.concatenate([level.rows.astype(np.int64), stage.witness[group]], axis=1)
+        return np.sort(rows, axis=1)
+
+    def _complete(
+        self, width: int, keys: np.ndarray, flushes: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The plans of one width, completed: sorted profiles and their origins."""
+        level = self.levels[width]
+        index = level.find(keys)
+        start, sizes = level.offsets[index], level.offsets[index + 1] - level.offsets[index]
+        local = ragged_arange(sizes)
+        row = np.repeat(start, sizes) + local
+        plan = np.repeat(np.arange(keys.shape[0]), sizes)
+        rows = np.concatenate([level.rows[row].astype(np.int64), flushes[plan]], axis=1)
+        origin = np.column_stack([np.full(plan.shape[0], width), plan, local])
+        return np.sort(rows, axis=1), origin
+
+    def level(self, width: int) -> _Level:
+        """The states of a level."""
+        return self.levels[width]
+
+    def trace(self, width: int, key: int, row: int) -> list[int]:
+        """The multisets of a state's frontier row (``row`` counted within the state)."""
+        _, ms_keys, _ = _multisets()
+        multisets = []
+        while width > 0:
+            level = self.levels[width]
+            index = int(level.offsets[level.find(np.array([key]))[0]]) + row
+            multisets.append(int(level.choice[index]))
+            row = int(level.child[index])
+            key -= int(ms_keys[level.choice[index]])
+            width -= 1
+        return multisets
