@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from solver.book.build import BuildProgress, build
@@ -21,7 +21,7 @@ from solver.book.store import Book, default_book_path
 from solver.cli.commands import Command, non_negative_int, rules_from_args
 from solver.cli.report import Output
 from solver.cli.report_book import build_report, progress_line, source_report, stats_report
-from solver.equilibria.equilibrium import Payoff
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, IterationRecord, Payoff
 from solver.game.rules import Rules
 
 __all__ = ["COMMANDS", "add_book_arguments", "equilibrium_from_book", "open_book", "with_source"]
@@ -57,17 +57,26 @@ def equilibrium_from_book(
     rules: Rules,
     payoff: Payoff | str,
     *,
-    tolerance: float = 1e-9,
+    tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
+    on_record: Callable[[IterationRecord], None] | None = None,
 ) -> tuple[BookAnswer, Path | None]:
     """The equilibrium looked up in (and stored to) the book, and the book's path.
 
-    With ``use_book`` false nothing is looked up or stored and the path is None.
+    With ``use_book`` false nothing is looked up or stored and the path is None;
+    ``on_record`` sees each iteration of a solve (none when the book has the deal).
     """
     book = open_book(book_path, use_book)
     try:
         answer = solve_with_book(
-            first, second, payoff, rules, book, tolerance=tolerance, time_limit=time_limit
+            first,
+            second,
+            payoff,
+            rules,
+            book,
+            tolerance=tolerance,
+            time_limit=time_limit,
+            on_record=on_record,
         )
     finally:
         if book is not None:
