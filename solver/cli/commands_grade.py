@@ -17,6 +17,7 @@ from solver.analysis.grade import Grade, grade
 from solver.analysis.solutions import BookSolutions
 from solver.cli.commands import (
     Command,
+    Setup,
     add_holdings_arguments,
     holdings_from_args,
     non_negative_int,
@@ -31,8 +32,15 @@ from solver.equilibria.equilibrium import Payoff
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import format_cards
+from solver.game.rules import Rules
 
-__all__ = ["COMMANDS", "described_with_source", "from_book", "solutions_from_args"]
+__all__ = [
+    "COMMANDS",
+    "described_with_source",
+    "from_book",
+    "grade_output",
+    "solutions_from_args",
+]
 
 
 def solutions_from_args(args: argparse.Namespace) -> BookSolutions:
@@ -83,12 +91,40 @@ def _grade(args: argparse.Namespace) -> Output:
             **{**vars(args), "cards": format_cards(arrangement.cards, ascii=True)}
         )
     setup = holdings_from_args(args, rules)
-    solutions = solutions_from_args(args)
-    result = grade(
-        arrangement, setup.theirs, rules, args.payoff, holding=setup.mine, solver=solutions
+    return grade_output(
+        setup,
+        rules,
+        args.lang,
+        arrangement=arrangement,
+        payoff=args.payoff,
+        book=args.book,
+        use_book=not args.no_book,
     )
+
+
+def grade_output(
+    setup: Setup,
+    rules: Rules,
+    lang: str,
+    *,
+    arrangement: Arrangement | str,
+    payoff: str = "margin",
+    book: str | None = None,
+    use_book: bool = True,
+    time_limit: float | None = None,
+) -> Output:
+    """The ``grade`` report of ``arrangement`` of ``setup.mine`` (argparse-free).
+
+    The deal's equilibria come through the book at ``book`` (None: the
+    default book; none at all without ``use_book``); the report says which.
+    ``time_limit`` bounds a solve (the grade then names the gap reached).
+    """
+    if isinstance(arrangement, str):
+        arrangement = Arrangement.parse(arrangement, n_packets=rules.n_packets)
+    solutions = BookSolutions(book, use_book=use_book, time_limit=time_limit)
+    result = grade(arrangement, setup.theirs, rules, payoff, holding=setup.mine, solver=solutions)
     context = GradeContext(rules, setup.mine, setup.theirs, setup.seed, setup.dealt)
-    output = grade_report(result, context, args.lang)
+    output = grade_report(result, context, lang)
     return with_source(output, solutions.path, from_book(solutions, result))
 
 
