@@ -18,7 +18,8 @@ from solver.book.build import BuildProgress, build
 from solver.book.lookup import BookAnswer, solve_with_book
 from solver.book.stats import book_stats
 from solver.book.store import Book, default_book_path
-from solver.cli.commands import Command, non_negative_int, rules_from_args
+from solver.cli.arguments import non_negative_int, positive_int
+from solver.cli.commands import Command, rules_from_args
 from solver.cli.report import Output
 from solver.cli.report_book import build_report, progress_line, source_report, stats_report
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, IterationRecord, Payoff
@@ -107,13 +108,6 @@ class _Progress:
         sys.stderr.flush()
 
 
-def _positive_int(text: str) -> int:
-    value = non_negative_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
 def _build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--book",
@@ -122,7 +116,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         help="the book file (default: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
     )
     which = parser.add_mutually_exclusive_group(required=True)
-    which.add_argument("--deals", type=_positive_int, metavar="N", help="N seeded deals")
+    which.add_argument("--deals", type=positive_int, metavar="N", help="N seeded deals")
     which.add_argument("--all", action="store_true", help="every mirror class (mirror mode)")
     parser.add_argument(
         "--seed", type=non_negative_int, default=0, help="seed of the deals (default 0)"
@@ -133,7 +127,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         default="margin",
         help="the payoff(s) to solve each deal for (default margin)",
     )
-    parser.add_argument("--jobs", type=_positive_int, default=1, help="workers (default 1)")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="workers (default 1)")
     parser.add_argument(
         "--backend",
         choices=["local", "dask"],
@@ -181,7 +175,7 @@ def _stats(args: argparse.Namespace) -> Output:
 
 def _book_arguments(parser: argparse.ArgumentParser) -> None:
     # The sub-commands take the usual output (and, for build, rule) options.
-    from solver.cli.main import _subparser
+    from solver.cli.main import add_command_parser
 
     actions = parser.add_subparsers(
         dest="book_command", metavar="ACTION", parser_class=type(parser)
@@ -203,7 +197,7 @@ def _book_arguments(parser: argparse.ArgumentParser) -> None:
             False,
         ),
     ):
-        child = _subparser(actions, name, help_text, rules=rules)
+        child = add_command_parser(actions, name, help_text, rules=rules)
         add(child)
         child.set_defaults(book_action=run, flags=_FLAGS)
 

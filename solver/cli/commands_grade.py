@@ -15,16 +15,15 @@ from pathlib import Path
 
 from solver.analysis.grade import Grade, grade
 from solver.analysis.solutions import BookSolutions
+from solver.cli.arguments import non_negative_int, positive_int
 from solver.cli.commands import (
     Command,
     Setup,
     add_holdings_arguments,
     holdings_from_args,
-    non_negative_int,
     rules_from_args,
 )
 from solver.cli.commands_book import add_book_arguments, with_source
-from solver.cli.commands_solve import positive_int
 from solver.cli.report import Output
 from solver.cli.report_book import source_line
 from solver.cli.report_grade import GradeContext, grade_lines, grade_report

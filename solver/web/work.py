@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from solver.analysis.solutions import BookSolutions
 from solver.cli.commands import Setup
 from solver.cli.commands_grade import grade_output
 from solver.cli.commands_solve import equilibrium_output, suggest_output
@@ -62,7 +63,9 @@ def play(setup: Setup, rules: Rules, options: dict[str, Any], send: Any) -> dict
     The computer arranges the opponent's holding without seeing yours, with
     the generator ``quintet play`` uses (seeded by the deal's seed).
     """
-    computer = player(options["opponent"], equilibrium_time_limit=options.get("time_limit"))
+    # The eq-* players look the deal up in the book (and store what they solve).
+    solutions = BookSolutions(time_limit=options.get("time_limit"))
+    computer = player(options["opponent"], solver=solutions)
     mine = Arrangement.parse(options["arrangement"], n_packets=rules.n_packets)
     mine.check(setup.mine, rules)
     rng = np.random.default_rng([setup.seed, 2])
