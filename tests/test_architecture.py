@@ -1,6 +1,7 @@
 """The layout's promises.
 
 * Library errors speak of arguments, never of command-line options.
+* No module imports another's private (``_name``) definitions.
 * A clone is self-contained: no tracked file refers to the sibling ``shared``
   directory of the development checkout, and every
   relative link in README.md and docs/*.md leads to a file that exists.
@@ -54,6 +55,31 @@ def test_library_errors_never_name_cli_options(path):
 def test_the_check_sees_a_flag():
     tree = ast.parse('raise ValueError(f"--time-limit must be positive, got {x}")')
     assert [text for _, text in _raised_strings(tree) if FLAG.search(text)]
+
+
+def _private_imports(tree: ast.AST) -> list[str]:
+    """``module._name`` for every ``from solver... import _name`` (dunders aside)."""
+    return [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("solver")
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    ]
+
+
+def test_no_module_imports_private_names():
+    offending = [
+        f"{path.relative_to(LIBRARY)}: {name}"
+        for path in sorted(LIBRARY.rglob("*.py"))
+        for name in _private_imports(ast.parse(path.read_text()))
+    ]
+    assert not offending, "\n".join(offending)
+
+
+def test_the_check_sees_a_private_import():
+    tree = ast.parse("def f():\n    from solver.cli.main import _subparser\n")
+    assert _private_imports(tree) == ["solver.cli.main._subparser"]
 
 
 # ============================================== what a clone of the repository holds

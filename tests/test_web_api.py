@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 import warnings
 from typing import Any
 
@@ -221,6 +222,53 @@ def test_equilibrium_bad_input_is_422(client, body, detail):
     response = client.post("/api/equilibrium", json=body)
     assert response.status_code == 422
     assert response.json()["detail"] == detail
+
+
+def test_grade_is_the_cli_document(client, capsys):
+    response = client.post("/api/grade", json={"seed": 1, "arrangement": SEED1_LAYOUT})
+    status, document, _ = cli(capsys, "grade", SEED1_LAYOUT, "--seed", "1", "--json")
+    assert status == 0 and response.status_code == 200, response.text
+    web = response.json()
+    web_book, cli_book = web.pop("book"), document.pop("book")
+    assert set(web_book) == set(cli_book) == {"path", "from_book"}
+    assert web == document
+    assert web["verdict"] in ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+def test_grade_job_reports_the_document(client):
+    body = {"seed": 1, "arrangement": SEED1_LAYOUT, "payoff": "win"}
+    job = client.post("/api/jobs/grade", json=body)
+    assert job.status_code == 202, job.text
+    for _ in range(1200):
+        status = client.get(f"/api/jobs/{job.json()['id']}").json()
+        if status["state"] not in ("queued", "running"):
+            break
+        time.sleep(0.1)
+    assert status["state"] == "done", status
+    assert status["result"]["win_loss"] is not None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        # K♠ is not in deal 1's holding, A♠ is left out: both named.
+        [SEED1_LAYOUT.replace("As", "Ks", 1)],
+        # A card twice: one packet short of the holding's.
+        [SEED1_LAYOUT.replace("As Ah", "Ah Ah", 1)],
+        ["As Ah Ad Kh Kd | Kc Qh Qd Qc Jh"],
+    ],
+)
+def test_grade_bad_arrangement_is_the_cli_error(client, capsys, args):
+    status, _, error = cli(capsys, "grade", *args, "--seed", "1")
+    assert status == 2 and error.count("\n") == 0
+    response = client.post("/api/grade", json={"seed": 1, "arrangement": args[0]})
+    same_error(response, error)
+
+
+def test_grade_missing_arrangement_is_422(client):
+    response = client.post("/api/grade", json={"seed": 1})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "arrangement: Field required"
 
 
 def test_play_scores_the_computer_arrangement(client):

@@ -2,8 +2,9 @@
 
 One server (uvicorn on a free loopback port, in a thread) and one browser for
 the module.  The scenario: deal seed 1, lay out all 25 cards by clicking,
-check the combinations shown against the library, play the computer to the
-final score, switch to Russian.  Screenshots go to ``$QUINTET_SCREENSHOTS``
+check the combinations shown against the library, grade the packets (the
+verdict and losses shown are the library's), play the computer to the final
+score, switch to Russian.  Screenshots go to ``$QUINTET_SCREENSHOTS``
 (default ``tests/artifacts/``, not committed).
 """
 
@@ -22,6 +23,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from solver.analysis.grade import grade
 from solver.game.arrangement import Arrangement, score
 from solver.game.deal import deal
 from solver.game.evaluator import category
@@ -193,6 +195,28 @@ def test_deal_lay_out_by_clicking_play_and_switch_to_russian(server, browser):
     assert css(driver, "#laid-count")[0].get_attribute("data-count") == "25"
     shot(driver, "03-laid-out")
 
+    # Grade the packets: the verdict and the figures shown are the library's.
+    driver.find_element("id", "grade-btn").click()
+    shown = until(driver, lambda d: css(d, "#grade-verdict"), "the grade's verdict")[0]
+    expected_grade = grade(mine, deal(1).holdings[1])
+    assert shown.get_attribute("data-verdict") == expected_grade.verdict.value
+    assert float(shown.get_attribute("data-loss")) == pytest.approx(
+        expected_grade.equilibrium_loss, abs=1e-9
+    )
+    assert f"equilibrium loss {expected_grade.equilibrium_loss:.3f} points" in shown.text
+    exploitability = css(driver, "#grade-exploitability")[0]
+    assert float(exploitability.get_attribute("data-exploitability")) == pytest.approx(
+        expected_grade.exploitability
+    )
+    if expected_grade.change is not None:
+        change = css(driver, "#grade-change")[0]
+        assert change.get_attribute("data-kind") == expected_grade.change.kind.value
+        assert float(change.get_attribute("data-loss")) == pytest.approx(
+            expected_grade.change.equilibrium_loss, abs=1e-9
+        )
+    driver.execute_script("document.getElementById('grade-panel').scrollIntoView()")
+    shot(driver, "03b-graded")
+
     # Play the greedy computer and reveal position by position.
     from selenium.webdriver.support.ui import Select
 
@@ -224,6 +248,11 @@ def test_deal_lay_out_by_clicking_play_and_switch_to_russian(server, browser):
     names = [c.text for c in css(driver, ".packet .combo")]
     assert names == [Category(int(k)).russian for k in category(mine.array())]
     assert "Вы " in driver.find_element("id", "final-score").text
+    russian = {"best": "лучшая", "good": "хорошая", "inaccuracy": "неточность"}
+    russian |= {"mistake": "ошибка", "blunder": "грубая ошибка"}
+    assert driver.find_element("id", "grade-verdict").text.startswith(
+        f"оценка: {russian[expected_grade.verdict.value]}; потеря против равновесия "
+    )
     assert parse_qs(urlparse(driver.current_url).query)["lang"] == ["ru"]
     driver.execute_script("window.scrollTo(0, 0)")
     shot(driver, "06-russian")

@@ -29,6 +29,7 @@ from itertools import combinations
 
 import numpy as np
 
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE
 from solver.game.arrangement import Arrangement, points_against
 from solver.game.cards import HAND_SIZE
 from solver.game.evaluator import strength
@@ -159,7 +160,7 @@ def best_change(
     """The move that raises the expected margin most (the smallest among equals).
 
     Returns the move's index with the moves, cards and values, or None when
-    no move gains more than 1e-9 over ``current``.
+    no move gains more than the solver's tolerance (1e-9) over ``current``.
 
     >>> one = Rules(position_points=(7,))
     >>> a = Arrangement.from_array(np.arange(5).reshape(1, 5))
@@ -170,7 +171,7 @@ def best_change(
         return None
     moves, cards, values = candidate_values(arrangement, profiles, probabilities, rules)
     top = float(values.max())
-    if top <= current + 1e-9:
+    if top <= current + DEFAULT_TOLERANCE:
         return None
     # Moves are listed smallest first: the first within rounding of the best.
     index = int(np.flatnonzero(values >= top - 1e-12)[0])

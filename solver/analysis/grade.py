@@ -11,7 +11,7 @@ is what ``a`` gives up against a player of the equilibrium.  Every
 arrangement of the row player's equilibrium support earns ``v`` exactly
 (that is what makes ``y`` an equilibrium), so the support grades 0.  The
 solver certifies ``v`` within ``[lower, upper]``: losses within that gap
-(plus 1e-9 of rounding) are not certified and are reported as 0, with the gap.
+(plus the solver's tolerance, 1e-9, of rounding) are not certified and are reported as 0, with the gap.
 
 Also reported:
 
@@ -52,7 +52,7 @@ import numpy as np
 from solver.analysis.changes import Change, best_change, describe_move
 from solver.analysis.dominance import dominating_arrangement
 from solver.analysis.solutions import EquilibriumSolver, cached_equilibrium
-from solver.equilibria.equilibrium import EquilibriumResult, Payoff
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, EquilibriumResult, Payoff
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement
 from solver.game.rules import DEFAULT_RULES, Rules
@@ -183,7 +183,7 @@ class Grade:
 def _loss(value: float, achieved: float, gap: float) -> float:
     """``value - achieved``, 0 when not certified beyond the gap."""
     loss = value - achieved
-    return 0.0 if loss <= gap + 1e-9 else float(loss)
+    return 0.0 if loss <= gap + DEFAULT_TOLERANCE else float(loss)
 
 
 def _mixture_profiles(mixture: Mixture, rules: Rules) -> tuple[np.ndarray, np.ndarray]:

@@ -44,7 +44,7 @@ from solver.book.canonical import canonical_key, canonical_mirror_holdings, clas
 from solver.book.errors import BookError
 from solver.book.lookup import solve_canonical
 from solver.book.store import Book
-from solver.equilibria.equilibrium import Payoff
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import DiscardMode, Rules
@@ -145,7 +145,7 @@ def build(
     backend: str = "local",
     scheduler: str | None = None,
     batch: int = 8,
-    tolerance: float = 1e-9,
+    tolerance: float = DEFAULT_TOLERANCE,
     on_progress: Callable[[BuildProgress], None] | None = None,
 ) -> BuildSummary:
     """Solve and store every canonical deal asked for that the book lacks.

@@ -26,18 +26,24 @@ solver.errors.SolverError: payoff 'points' is not margin or win
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from solver.book.canonical import INVERSES, canonical_key, holding_of, orbit_sizes, relabel_mixture
 from solver.book.store import Book, record
-from solver.equilibria.equilibrium import EquilibriumResult, Payoff, solve
+from solver.equilibria.equilibrium import (
+    DEFAULT_TOLERANCE,
+    EquilibriumResult,
+    IterationRecord,
+    Payoff,
+    solve,
+)
 from solver.errors import SolverError
 from solver.game.rules import DEFAULT_RULES, Rules
 
-__all__ = ["BookAnswer", "solve_canonical", "solve_with_book"]
+__all__ = ["BookAnswer", "look_up", "solve_canonical", "solve_with_book"]
 
 
 @dataclass(frozen=True)
@@ -68,7 +74,7 @@ def solve_canonical(
     rules: Rules,
     payoff: Payoff | str,
     *,
-    tolerance: float = 1e-9,
+    tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
 ) -> tuple[object, ...]:
     """Solve the canonical deal ``key`` and return its book row (what build workers run)."""
@@ -87,6 +93,26 @@ def _orbit(key: tuple[int, int]) -> int:
     return int(orbit_sizes(np.array([key[0]]), np.array([key[1]]))[0])
 
 
+def look_up(
+    first: Iterable[int],
+    second: Iterable[int],
+    payoff: Payoff | str,
+    rules: Rules,
+    book: Book,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+) -> EquilibriumResult | None:
+    """The deal's equilibrium stored in ``book`` (gap at most ``tolerance``), or None.
+
+    Nothing is solved or stored.
+    """
+    key, g = canonical_key((tuple(first), tuple(second)))
+    entry = book.get(key, rules, _payoff(payoff))
+    if entry is None or entry.gap > tolerance:
+        return None
+    return entry.equilibrium(int(INVERSES[g]))
+
+
 def solve_with_book(
     first: Iterable[int],
     second: Iterable[int],
@@ -94,8 +120,9 @@ def solve_with_book(
     rules: Rules | None = None,
     book: Book | None = None,
     *,
-    tolerance: float = 1e-9,
+    tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
+    on_record: Callable[[IterationRecord], None] | None = None,
 ) -> BookAnswer:
     """An equilibrium of the deal, from ``book`` when it holds one, else solved and stored.
 
@@ -111,6 +138,8 @@ def solve_with_book(
         As for :func:`solver.equilibria.equilibrium.solve`.  A stored
         solution is used only when its gap is at most ``tolerance``; a new
         one replaces a stored one only when its gap is smaller.
+    on_record
+        Sees each iteration's record of a solve (nothing when the book has the deal).
 
     Returns
     -------
@@ -120,12 +149,20 @@ def solve_with_book(
     payoff = _payoff(payoff)
     rules = rules or DEFAULT_RULES
     if book is None:
-        result = solve(first, second, rules, payoff, tolerance=tolerance, time_limit=time_limit)
+        result = solve(
+            first,
+            second,
+            rules,
+            payoff,
+            tolerance=tolerance,
+            time_limit=time_limit,
+            on_record=on_record,
+        )
         return BookAnswer(result, False)
+    stored = look_up(first, second, payoff, rules, book, tolerance=tolerance)
+    if stored is not None:
+        return BookAnswer(stored, True)
     key, g = canonical_key((tuple(first), tuple(second)))
-    entry = book.get(key, rules, payoff)
-    if entry is not None and entry.gap <= tolerance:
-        return BookAnswer(entry.equilibrium(int(INVERSES[g])), True)
     canonical = solve(
         holding_of(key[0]),
         holding_of(key[1]),
@@ -133,6 +170,7 @@ def solve_with_book(
         payoff,
         tolerance=tolerance,
         time_limit=time_limit,
+        on_record=on_record,
     )
     book.put([record(key, _orbit(key), canonical)])
     return BookAnswer(_map_back(canonical, g), False)

@@ -11,17 +11,18 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from solver.book.build import BuildProgress, build
 from solver.book.lookup import BookAnswer, solve_with_book
 from solver.book.stats import book_stats
 from solver.book.store import Book, default_book_path
-from solver.cli.commands import Command, non_negative_int, rules_from_args
+from solver.cli.arguments import non_negative_int, positive_int
+from solver.cli.commands import Command, rules_from_args
 from solver.cli.report import Output
 from solver.cli.report_book import build_report, progress_line, source_report, stats_report
-from solver.equilibria.equilibrium import Payoff
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, IterationRecord, Payoff
 from solver.game.rules import Rules
 
 __all__ = ["COMMANDS", "add_book_arguments", "equilibrium_from_book", "open_book", "with_source"]
@@ -57,17 +58,26 @@ def equilibrium_from_book(
     rules: Rules,
     payoff: Payoff | str,
     *,
-    tolerance: float = 1e-9,
+    tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
+    on_record: Callable[[IterationRecord], None] | None = None,
 ) -> tuple[BookAnswer, Path | None]:
     """The equilibrium looked up in (and stored to) the book, and the book's path.
 
-    With ``use_book`` false nothing is looked up or stored and the path is None.
+    With ``use_book`` false nothing is looked up or stored and the path is None;
+    ``on_record`` sees each iteration of a solve (none when the book has the deal).
     """
     book = open_book(book_path, use_book)
     try:
         answer = solve_with_book(
-            first, second, payoff, rules, book, tolerance=tolerance, time_limit=time_limit
+            first,
+            second,
+            payoff,
+            rules,
+            book,
+            tolerance=tolerance,
+            time_limit=time_limit,
+            on_record=on_record,
         )
     finally:
         if book is not None:
@@ -98,13 +108,6 @@ class _Progress:
         sys.stderr.flush()
 
 
-def _positive_int(text: str) -> int:
-    value = non_negative_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
 def _build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--book",
@@ -113,7 +116,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         help="the book file (default: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
     )
     which = parser.add_mutually_exclusive_group(required=True)
-    which.add_argument("--deals", type=_positive_int, metavar="N", help="N seeded deals")
+    which.add_argument("--deals", type=positive_int, metavar="N", help="N seeded deals")
     which.add_argument("--all", action="store_true", help="every mirror class (mirror mode)")
     parser.add_argument(
         "--seed", type=non_negative_int, default=0, help="seed of the deals (default 0)"
@@ -124,7 +127,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         default="margin",
         help="the payoff(s) to solve each deal for (default margin)",
     )
-    parser.add_argument("--jobs", type=_positive_int, default=1, help="workers (default 1)")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="workers (default 1)")
     parser.add_argument(
         "--backend",
         choices=["local", "dask"],
@@ -172,7 +175,7 @@ def _stats(args: argparse.Namespace) -> Output:
 
 def _book_arguments(parser: argparse.ArgumentParser) -> None:
     # The sub-commands take the usual output (and, for build, rule) options.
-    from solver.cli.main import _subparser
+    from solver.cli.main import add_command_parser
 
     actions = parser.add_subparsers(
         dest="book_command", metavar="ACTION", parser_class=type(parser)
@@ -194,7 +197,7 @@ def _book_arguments(parser: argparse.ArgumentParser) -> None:
             False,
         ),
     ):
-        child = _subparser(actions, name, help_text, rules=rules)
+        child = add_command_parser(actions, name, help_text, rules=rules)
         add(child)
         child.set_defaults(book_action=run, flags=_FLAGS)
 

@@ -102,6 +102,9 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PLAYER",
         help=f"the computer player: one of {', '.join(PLAYER_NAMES)} (default eq-margin)",
     )
+    from solver.cli.commands_book import add_book_arguments
+
+    add_book_arguments(parser)
 
 
 def _read(prompt: str) -> str:
@@ -112,6 +115,7 @@ def _play(args: argparse.Namespace) -> None:
     import numpy as np
 
     from solver.cli.commands import fresh_seed
+    from solver.cli.commands_grade import described_with_source, solutions_from_args
     from solver.cli.report_grade import grade_lines
     from solver.game.deal import deal
     from solver.play.interactive import play
@@ -127,6 +131,9 @@ def _play(args: argparse.Namespace) -> None:
         return deal(seed + game, rules).holdings
 
     holdings = next_deal(0)
+    # One source of equilibria for the computer, the hints and the grades: each
+    # deal is looked up in the book (or solved and stored) once.
+    solutions = solutions_from_args(args)
     status = play(
         holdings[0],
         holdings[1],
@@ -136,8 +143,9 @@ def _play(args: argparse.Namespace) -> None:
         _read,
         print,
         args.lang,
-        describe=lambda grade: grade_lines(grade, args.lang),
+        describe=described_with_source(solutions, lambda grade: grade_lines(grade, args.lang)),
         next_deal=next_deal,
+        solver=solutions,
     )
     if status:
         raise SystemExit(status)
@@ -156,5 +164,6 @@ COMMANDS: list[Command] = [
         "play a game against the computer: type your packets, then see them compared",
         _play_arguments,
         _play,
+        flags={"book": "--book"},
     ),
 ]

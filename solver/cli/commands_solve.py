@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,7 +26,7 @@ from solver.cli.commands import (
 from solver.cli.commands_book import add_book_arguments, equilibrium_from_book, with_source
 from solver.cli.report import Output
 from solver.cli.report_solve import SuggestContext, equilibrium_report, suggest_report
-from solver.equilibria.equilibrium import DoubleOracle, IterationRecord, Payoff
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, IterationRecord, Payoff
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import parse_cards
@@ -278,9 +277,9 @@ def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tolerance",
         type=non_negative_float,
-        default=1e-9,
+        default=DEFAULT_TOLERANCE,
         metavar="T",
-        help="stop when the certified gap is at most T (default 1e-9: exact)",
+        help=f"stop when the certified gap is at most T (default {DEFAULT_TOLERANCE:g}: exact)",
     )
     parser.add_argument(
         "--time-limit",
@@ -341,7 +340,7 @@ def equilibrium_output(
     lang: str,
     *,
     payoff: str = "margin",
-    tolerance: float = 1e-9,
+    tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
     show: int = 10,
     out: str | None = None,
@@ -352,33 +351,25 @@ def equilibrium_output(
     """The ``equilibrium`` report for ``setup`` (argparse-free).
 
     With ``use_book`` the deal is looked up in the book first (``book``: its
-    path, None for the default) and what is solved is stored; otherwise it is
-    solved afresh and ``on_record`` sees each iteration.
+    path, None for the default) and what is solved is stored; ``on_record``
+    sees each iteration of a solve, with or without the book.
     """
-    if use_book:
-        answer, book_path = equilibrium_from_book(
-            book,
-            True,
-            setup.mine,
-            setup.theirs,
-            rules,
-            payoff,
-            tolerance=tolerance,
-            time_limit=time_limit,
-        )
-        result, from_book = answer.result, answer.from_book
-    else:
-        oracle = DoubleOracle(setup.mine, setup.theirs, rules, payoff)
-        history = []
-        for record in oracle.iterations(tolerance=tolerance, time_limit=time_limit):
-            history.append(record)
-            if on_record is not None:
-                on_record(record)
-        result = replace(oracle.result(tolerance), history=tuple(history))
-        book_path, from_book = None, False
+    answer, book_path = equilibrium_from_book(
+        book,
+        use_book,
+        setup.mine,
+        setup.theirs,
+        rules,
+        payoff,
+        tolerance=tolerance,
+        time_limit=time_limit,
+        on_record=on_record,
+    )
+    result, from_book = answer.result, answer.from_book
     if out:
         write_mixture(equilibrium_mixture(result, setup.theirs), out)
-    output = equilibrium_report(result, _context(setup, rules, "equilibrium"), lang, limit=show)
+    context = _context(setup, rules, "equilibrium")
+    output = equilibrium_report(result, context, lang, limit=show, from_book=from_book)
     return with_source(output, book_path, from_book)
 
 

@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 from solver import __version__
 from solver.game.cards import Lang
 
-__all__ = ["main"]
+__all__ = ["add_command_parser", "main"]
 
 NOTATION = """\
 card notation (case-insensitive, separated by spaces or commas):
@@ -73,9 +73,11 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _subparser(
+def add_command_parser(
     commands: Any, name: str, help_text: str, *, rules: bool = True
 ) -> argparse.ArgumentParser:
+    """A (sub-)command's parser in ``commands`` (an ``add_subparsers`` action), with the
+    output options (``--json``, ``--lang``) and, with ``rules``, the rule options."""
     parser: argparse.ArgumentParser = commands.add_parser(
         name,
         help=help_text,
@@ -112,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         + commands_book.COMMANDS
     )
     for spec in specs + plugin_commands():
-        command = _subparser(sub, spec.name, spec.help, rules=spec.rules)
+        command = add_command_parser(sub, spec.name, spec.help, rules=spec.rules)
         spec.add_arguments(command)
         command.set_defaults(handler=spec.run, flags=spec.flags)
     return parser

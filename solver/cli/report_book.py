@@ -11,7 +11,7 @@ from solver.book.stats import GameStats
 from solver.cli.report import Output
 from solver.game.payloads import rules_payload
 
-__all__ = ["build_report", "progress_line", "source_report", "stats_report"]
+__all__ = ["build_report", "progress_line", "source_line", "source_report", "stats_report"]
 
 
 def _duration(duration: float) -> str:
@@ -120,12 +120,19 @@ def stats_report(games: list[GameStats], path: Path) -> Output:
     return Output("\n".join(lines), payload)
 
 
+def source_line(path: Path | None, from_book: bool) -> str:
+    """Where an equilibrium came from: the book, or solved (and stored).
+
+    >>> source_line(Path("b.sqlite"), True), source_line(None, False)
+    ('book: from b.sqlite', 'book: not used (--no-book)')
+    """
+    if path is None:
+        return "book: not used (--no-book)"
+    return f"book: from {path}" if from_book else f"book: solved, stored in {path}"
+
+
 def source_report(output: Output, path: Path | None, from_book: bool) -> Output:
     """A report with where its equilibrium came from: the book, or solved (and stored)."""
-    if path is None:
-        line, book = "book: not used (--no-book)", None
-    elif from_book:
-        line, book = f"book: from {path}", {"path": str(path), "from_book": True}
-    else:
-        line, book = f"book: solved, stored in {path}", {"path": str(path), "from_book": False}
-    return replace(output, text=f"{output.text}\n{line}", payload={**output.payload, "book": book})
+    book = None if path is None else {"path": str(path), "from_book": from_book}
+    text = f"{output.text}\n{source_line(path, from_book)}"
+    return replace(output, text=text, payload={**output.payload, "book": book})

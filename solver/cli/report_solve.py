@@ -241,9 +241,18 @@ def _arrangement_text(arrangement: Arrangement, lang: Lang | str) -> str:
 
 
 def equilibrium_report(
-    result: EquilibriumResult, context: SuggestContext, lang: Lang | str, limit: int = 10
+    result: EquilibriumResult,
+    context: SuggestContext,
+    lang: Lang | str,
+    limit: int = 10,
+    *,
+    from_book: bool = False,
 ) -> Output:
-    """Game value, certificate and the equilibrium strategies."""
+    """Game value, certificate and the equilibrium strategies.
+
+    ``from_book``: the result was looked up, not solved now; its iterations
+    and seconds are those of the solve that stored it, and it has no history.
+    """
     rules = context.rules
     lines = _heading(context, lang, show_cards=True)
     unit = "points" if result.payoff is Payoff.MARGIN else "probability"
@@ -261,9 +270,14 @@ def equilibrium_report(
         + ("the 25 points)" if result.payoff is Payoff.MARGIN else "a game)")
     )
     status = "converged" if result.converged else "stopped before convergence"
+    work = (
+        f"{say('iterations', lang)}: {result.iterations}, {status}; "
+        f"{say('time', lang)} {result.seconds:.2f} s"
+    )
+    if from_book:  # nothing was iterated now: the figures are those of the stored solve
+        work = f"from the book, solved earlier ({work.replace(';', ',')})"
     lines.append(
-        f"{say('iterations', lang)}: {result.iterations}, {status}; {say('time', lang)} "
-        f"{result.seconds:.2f} s; frontier strategies {result.frontier_sizes[0]:,}"
+        f"{work}; frontier strategies {result.frontier_sizes[0]:,}"
         + ("" if symmetric else f" / {result.frontier_sizes[1]:,}")
     )
     lines.append(f"your strategy ({len(result.row.arrangements)} arrangements):")

@@ -32,7 +32,7 @@ iteration suffice, and the gap is twice the best response's gain.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from solver.equilibria import double_oracle
@@ -202,10 +202,12 @@ def solve(
     tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
     warm_simplex: bool | None = None,
+    on_record: Callable[[IterationRecord], None] | None = None,
 ) -> EquilibriumResult:
     """An equilibrium of the deal where player 1 holds ``first`` and player 2 ``second``.
 
-    ``warm_simplex`` chooses the restricted games' solver (see :class:`DoubleOracle`).
+    ``warm_simplex`` chooses the restricted games' solver (see :class:`DoubleOracle`);
+    ``on_record`` sees each iteration's record as it is made (progress).
 
     >>> solve(range(25), range(25), payoff="points")
     Traceback (most recent call last):
@@ -213,5 +215,9 @@ def solve(
     solver.errors.SolverError: payoff 'points' is not margin or win
     """
     oracle = DoubleOracle(first, second, rules, payoff, warm_simplex=warm_simplex)
-    history = tuple(oracle.iterations(tolerance=tolerance, time_limit=time_limit))
-    return replace(oracle.result(tolerance), history=history)
+    history = []
+    for record in oracle.iterations(tolerance=tolerance, time_limit=time_limit):
+        history.append(record)
+        if on_record is not None:
+            on_record(record)
+    return replace(oracle.result(tolerance), history=tuple(history))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.analysis.grade import Grade
-from solver.analysis.solutions import cached_equilibrium
+from solver.analysis.solutions import EquilibriumSolver, cached_equilibrium
 from solver.equilibria.equilibrium import Payoff
 from solver.game.arrangement import Arrangement, Score
 from solver.game.rules import Rules
@@ -27,13 +27,15 @@ def equilibrium_hint(
     theirs: Iterable[int],
     rules: Rules,
     laid: list[tuple[int, ...]],
+    solver: EquilibriumSolver | None = None,
 ) -> tuple[Arrangement, bool]:
     """An arrangement of the deal's margin equilibrium that keeps the ``laid`` packets.
 
     The most likely arrangement of the equilibrium whose first packets are
     the ones laid out (as sets of cards); its equilibrium loss is 0.  When
     none is, the best completion of the laid packets against the opponent's
-    equilibrium strategy, and False.
+    equilibrium strategy, and False.  ``solver`` gives the deal's equilibrium
+    (default :func:`~solver.analysis.solutions.cached_equilibrium`).
 
     >>> from solver.game.deal import deal
     >>> two = Rules(position_points=(6, 7))
@@ -43,7 +45,8 @@ def equilibrium_hint(
     (True, True)
     """
     holding = tuple(sorted(int(c) for c in holding))
-    equilibrium = cached_equilibrium(holding, theirs, rules, Payoff.MARGIN)
+    opponent_holding = tuple(sorted(int(c) for c in theirs))
+    equilibrium = (solver or cached_equilibrium)(holding, opponent_holding, rules, Payoff.MARGIN)
     wanted = [sorted(packet) for packet in laid]
     order = np.argsort(-np.asarray(equilibrium.row.probabilities), kind="stable")
     for index in order.tolist():

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from solver.analysis.grade import Grade, grade
+from solver.analysis.solutions import EquilibriumSolver
 from solver.errors import ArrangementError, CardError
 from solver.game.arrangement import Arrangement, Score, score
 from solver.game.cards import HAND_SIZE, Lang, format_cards, parse_cards, split_tokens
@@ -190,13 +192,17 @@ def _introduce(
 
 
 def _hint(
-    table: Table, theirs: tuple[int, ...], describe: Describe, write: Callable[[str], None]
+    table: Table,
+    theirs: tuple[int, ...],
+    describe: Describe,
+    write: Callable[[str], None],
+    solver: EquilibriumSolver | None = None,
 ) -> None:
     text = _TEXT[Lang(table.lang)]
-    arrangement, exact = equilibrium_hint(table.holding, theirs, table.rules, table.packets)
+    arrangement, exact = equilibrium_hint(table.holding, theirs, table.rules, table.packets, solver)
     key = "hint" if exact else "hint_kept"
     write(text[key].format(arrangement=arrangement.format(lang=table.lang)))
-    for line in describe(grade(arrangement, theirs, table.rules)):
+    for line in describe(grade(arrangement, theirs, table.rules, solver=solver)):
         write(f"  {line}")
 
 
@@ -277,8 +283,12 @@ def _grade_both(
     describe: Describe,
     text: dict[str, str],
     write: Callable[[str], None],
+    solver: EquilibriumSolver | None = None,
 ) -> tuple[Grade, Grade]:
-    grades = (grade(mine, theirs.cards, rules), grade(theirs, mine.cards, rules))
+    grades = (
+        grade(mine, theirs.cards, rules, solver=solver),
+        grade(theirs, mine.cards, rules, solver=solver),
+    )
     for key, result in zip(("grade_mine", "grade_theirs"), grades, strict=True):
         write(text[key])
         for line in describe(result):
@@ -298,6 +308,7 @@ def play(
     *,
     describe: Describe | None = None,
     next_deal: NextDeal | None = None,
+    solver: EquilibriumSolver | None = None,
 ) -> int:
     """Play games on a console; return the exit status (0, also on quit).
 
@@ -305,24 +316,29 @@ def play(
     ``write(text)`` prints a line.  After each game both arrangements are
     graded (``describe`` turns a grade into lines; by default the verdict and
     the loss) and the session summary is written.  With ``next_deal(k)``
-    (the holdings of game ``k``, from 1) another game is offered.
+    (the holdings of game ``k``, from 1) another game is offered.  ``solver``
+    gives the deals' equilibria to the computer (when it plays one), the
+    hints and the grades alike, so each deal is solved (or looked up) once.
     """
     from solver.play.players import player
 
     text = _TEXT[Lang(lang)]
     describe = describe or _default_describe(lang)
-    computer = player(opponent)
+    computer = player(opponent, solver=solver)
     session = Session()
     while True:
         their_cards = tuple(sorted(int(c) for c in theirs))
         table = Table(mine, rules, lang)
         _introduce(table, their_cards, computer, opponent, write)
-        if not lay_out(table, read, write, lambda: _hint(table, their_cards, describe, write)):  # noqa: B023
+        hint = partial(_hint, table, their_cards, describe, write, solver)
+        if not lay_out(table, read, write, hint):
             return 0
         write(text["thinking"])
         theirs_arrangement = computer.arrange(their_cards, tuple(table.holding), rules, rng)
         result = reveal(table.arrangement(), theirs_arrangement, rules, lang, write)
-        grades = _grade_both(table.arrangement(), theirs_arrangement, rules, describe, text, write)
+        grades = _grade_both(
+            table.arrangement(), theirs_arrangement, rules, describe, text, write, solver
+        )
         session.add(result, *grades)
         write(session.summary(text["session"]))
         if next_deal is None or not _again(read, write, text):

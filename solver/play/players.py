@@ -38,7 +38,8 @@ from typing import Protocol
 
 import numpy as np
 
-from solver.equilibria.equilibrium import EquilibriumResult, Payoff, solve
+from solver.analysis.solutions import EquilibriumSolver
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, EquilibriumResult, Payoff, solve
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import Lang
@@ -148,11 +149,13 @@ def equilibrium_strategies(
 
 
 def _equilibrium_player(
-    payoff: Payoff, time_limit: float | None
+    payoff: Payoff, time_limit: float | None, solver: EquilibriumSolver | None
 ) -> Callable[[tuple[int, ...], tuple[int, ...], Rules, np.random.Generator], Arrangement]:
     def choose(
         mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
     ) -> Arrangement:
+        if solver is not None:  # shared with whoever else needs the deal's equilibrium
+            return solver(mine, theirs, rules, payoff).row.sample(rng)
         # Solve the deal once for both seats: the cache is keyed by seat order.
         if mine <= theirs:
             own, _, _ = equilibrium_strategies(mine, theirs, rules, payoff, time_limit)
@@ -189,11 +192,19 @@ _DESCRIPTIONS = {
 PLAYER_NAMES = tuple(_DESCRIPTIONS)
 
 
-def player(name: str, *, equilibrium_time_limit: float | None = None) -> _FunctionPlayer:
+def player(
+    name: str,
+    *,
+    equilibrium_time_limit: float | None = None,
+    solver: EquilibriumSolver | None = None,
+) -> _FunctionPlayer:
     """The player called ``name`` (see the module docstring).
 
     ``equilibrium_time_limit`` bounds the equilibrium players' solves (seconds
-    per deal); by default they are exact.
+    per deal); by default they are exact.  ``solver``: where the equilibrium
+    players get the deal's equilibria (e.g. a
+    :class:`~solver.analysis.solutions.BookSolutions` shared with the grades;
+    its own limits apply); by default they solve and cache them here.
     """
     key = name.strip()
     choices: dict[str, Callable[..., Arrangement]] = {
@@ -201,8 +212,8 @@ def player(name: str, *, equilibrium_time_limit: float | None = None) -> _Functi
         "greedy": _greedy,
         "br-random": _br_random,
         "br-greedy": _br_greedy,
-        "eq-margin": _equilibrium_player(Payoff.MARGIN, equilibrium_time_limit),
-        "eq-win": _equilibrium_player(Payoff.WIN, equilibrium_time_limit),
+        "eq-margin": _equilibrium_player(Payoff.MARGIN, equilibrium_time_limit, solver),
+        "eq-win": _equilibrium_player(Payoff.WIN, equilibrium_time_limit, solver),
     }
     if key not in choices:
         raise QuintetError(f"unknown player {name!r} (players: {', '.join(PLAYER_NAMES)})")
@@ -247,7 +258,7 @@ def equilibrium_response(
     payoff: Payoff | str = Payoff.MARGIN,
     *,
     rng: np.random.Generator,
-    tolerance: float = 1e-9,
+    tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
     equilibrium: EquilibriumResult | None = None,
 ) -> BestResponse:

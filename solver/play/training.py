@@ -32,6 +32,7 @@ from typing import IO, Any
 
 from solver.analysis.grade import Grade, Verdict, grade
 from solver.analysis.payloads import grade_payload
+from solver.analysis.solutions import EquilibriumSolver
 from solver.errors import QuintetError
 from solver.game.cards import Lang, format_cards
 from solver.game.deal import deal
@@ -173,10 +174,12 @@ def train(
     describe: Callable[[Grade], list[str]],
     history: Path | None = None,
     resume: bool = False,
+    solver: EquilibriumSolver | None = None,
 ) -> int:
     """Play a training series on a console; return the exit status (0).
 
-    ``describe`` turns a grade into the lines shown after each deal.
+    ``describe`` turns a grade into the lines shown after each deal;
+    ``solver`` gives the deals' equilibria (as for :func:`~solver.analysis.grade.grade`).
     """
     text = TEXT[Lang(lang)]
     handle, records = _open_history(history, resume, series)
@@ -208,7 +211,7 @@ def train(
             table = Table(mine, series.rules, lang)
             if not lay_out(table, read, write, lambda: write(text["no_hint"])):
                 return 0
-            result = grade(table.arrangement(), theirs, series.rules)
+            result = grade(table.arrangement(), theirs, series.rules, solver=solver)
             _record(handle, series, index, result)
             for line in describe(result):
                 write(line)

@@ -9,8 +9,9 @@ the same input (the same report functions make both):
 ``POST /api/score``    ``quintet score``: two arrangements compared
 ``POST /api/suggest``  ``quintet suggest`` (runs as a job, waits for it)
 ``POST /api/equilibrium``  ``quintet equilibrium`` (runs as a job, waits)
+``POST /api/grade``    ``quintet grade``: your arrangement graded (runs as a job, waits)
 ``POST /api/play``     the computer's arrangement against yours, and the score
-``POST /api/jobs/{kind}``  start a suggest, equilibrium or play job (202)
+``POST /api/jobs/{kind}``  start a suggest, equilibrium, grade or play job (202)
 ``GET /api/jobs/{id}``  a job's state, progress and document
 ``DELETE /api/jobs/{id}``  cancel a job
 ``POST /api/holdings`` the page's helper: both holdings, dealt or entered
@@ -32,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from solver.cli.commands import Setup, holdings
 from solver.cli.report import deal_report, display_order, hand_report, score_report
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
@@ -123,12 +125,25 @@ class EquilibriumIn(HoldingsIn):
     """``quintet equilibrium``."""
 
     payoff: Literal["margin", "win"] = "margin"
-    tolerance: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1e-9
+    tolerance: Annotated[float, Field(ge=0, allow_inf_nan=False)] = DEFAULT_TOLERANCE
     time_limit: Seconds | None = None
 
     def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
         """The keyword arguments of :func:`solver.cli.commands_solve.equilibrium_output`."""
         return self.model_dump(exclude=set(HoldingsIn.model_fields))
+
+
+class GradeIn(HoldingsIn):
+    """``quintet grade ARRANGEMENT``: your ``arrangement`` ("P1 | ... | P5") of your holding."""
+
+    arrangement: Annotated[str, Field(max_length=1000)]
+    payoff: Literal["margin", "win"] = "margin"
+
+    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
+        """The keyword arguments of :func:`solver.cli.commands_grade.grade_output`."""
+        # Checked here, so that a wrong arrangement is a 400 before any work starts.
+        Arrangement.parse(self.arrangement, n_packets=rules.n_packets).check(setup.mine, rules)
+        return self.model_dump(include={"arrangement", "payoff"})
 
 
 class PlayIn(HoldingsIn):
@@ -148,6 +163,7 @@ class PlayIn(HoldingsIn):
 JOB_INPUTS: dict[str, type[HoldingsIn]] = {
     "suggest": SuggestIn,
     "equilibrium": EquilibriumIn,
+    "grade": GradeIn,
     "play": PlayIn,
 }
 
@@ -188,10 +204,6 @@ def holdings_of(body: HoldingsIn) -> dict[str, Any]:
         "opponent_holding": cards_payload(display_order(setup.theirs)),
         "rules": rules_payload(body.rules()),
     }
-
-
-# grade: ``POST /api/grade`` (the document of ``quintet grade --json``) belongs here,
-# beside score, once the grade command is in the command line.
 
 
 def _manager(request: Request) -> JobManager:
@@ -241,6 +253,12 @@ async def equilibrium(request: Request, body: EquilibriumIn) -> JSONResponse:
     return await _wait(request, _submit(request, "equilibrium", body))
 
 
+@router.post("/grade", summary="quintet grade: your arrangement's loss, punishment and fix")
+async def grade(request: Request, body: GradeIn) -> JSONResponse:
+    """The document of ``quintet grade --json`` (a job, waited for: the deal may need solving)."""
+    return await _wait(request, _submit(request, "grade", body))
+
+
 @router.post("/play", summary="the computer's arrangement against yours, and the score")
 async def play(request: Request, body: PlayIn) -> JSONResponse:
     """``{opponent, description, seed, score}``: score is the ``quintet score --json`` document."""
@@ -257,6 +275,12 @@ def start_suggest(request: Request, body: SuggestIn) -> dict[str, Any]:
 def start_equilibrium(request: Request, body: EquilibriumIn) -> dict[str, Any]:
     """The new job's status; its progress names the double oracle's iteration and gap."""
     return _submit(request, "equilibrium", body).status()
+
+
+@router.post("/jobs/grade", status_code=202, summary="start grading an arrangement")
+def start_grade(request: Request, body: GradeIn) -> dict[str, Any]:
+    """The new job's status; poll ``GET /api/jobs/{id}``."""
+    return _submit(request, "grade", body).status()
 
 
 @router.post("/jobs/play", status_code=202, summary="start a game against the computer")

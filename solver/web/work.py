@@ -1,4 +1,4 @@
-"""The work a job does, in its own process: suggest, equilibrium, play.
+"""The work a job does, in its own process: suggest, equilibrium, grade, play.
 
 Each function takes plain, picklable values (the holdings already checked
 by the server), calls the same argparse-free helpers as the command line,
@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from solver.analysis.solutions import BookSolutions
 from solver.cli.commands import Setup
+from solver.cli.commands_grade import grade_output
 from solver.cli.commands_solve import equilibrium_output, suggest_output
 from solver.cli.report import score_report
 from solver.equilibria.equilibrium import IterationRecord
@@ -24,7 +26,7 @@ from solver.game.arrangement import Arrangement, score
 from solver.game.rules import Rules
 from solver.play.players import describe_player, player
 
-__all__ = ["KINDS", "equilibrium", "play", "run", "suggest"]
+__all__ = ["KINDS", "equilibrium", "grade", "play", "run", "suggest"]
 
 
 def suggest(setup: Setup, rules: Rules, options: dict[str, Any], send: Any) -> dict[str, Any]:
@@ -50,13 +52,20 @@ def equilibrium(setup: Setup, rules: Rules, options: dict[str, Any], send: Any) 
     return equilibrium_output(setup, rules, "en", on_record=progress, **options).payload
 
 
+def grade(setup: Setup, rules: Rules, options: dict[str, Any], send: Any) -> dict[str, Any]:
+    """The document of ``quintet grade --json``: the deal looked up in the book or solved."""
+    return grade_output(setup, rules, "en", **options).payload
+
+
 def play(setup: Setup, rules: Rules, options: dict[str, Any], send: Any) -> dict[str, Any]:
     """The computer's arrangement against yours, and the score (``quintet score --json``).
 
     The computer arranges the opponent's holding without seeing yours, with
     the generator ``quintet play`` uses (seeded by the deal's seed).
     """
-    computer = player(options["opponent"], equilibrium_time_limit=options.get("time_limit"))
+    # The eq-* players look the deal up in the book (and store what they solve).
+    solutions = BookSolutions(time_limit=options.get("time_limit"))
+    computer = player(options["opponent"], solver=solutions)
     mine = Arrangement.parse(options["arrangement"], n_packets=rules.n_packets)
     mine.check(setup.mine, rules)
     rng = np.random.default_rng([setup.seed, 2])
@@ -70,7 +79,7 @@ def play(setup: Setup, rules: Rules, options: dict[str, Any], send: Any) -> dict
     }
 
 
-KINDS = {"suggest": suggest, "equilibrium": equilibrium, "play": play}
+KINDS = {"suggest": suggest, "equilibrium": equilibrium, "grade": grade, "play": play}
 
 
 def run(

@@ -1,5 +1,5 @@
 // The Quintet page: deal, lay out five packets, evaluate them, run jobs; the panels
-// (suggest, equilibrium, play) are in panels.js.  State lives in `state` and in the URL
+// (suggest, equilibrium, play, grade) are in panels.js.  State lives in `state` and in the URL
 // (seed, mode, rules, cards, arrangement, language).
 "use strict";
 (function () {
@@ -24,6 +24,7 @@
     job: null, // the running job's id
     lastEquilibrium: null,
     lastSuggest: null,
+    lastGrade: null, // the grade of the packets as they were laid out when graded
     game: null, // the play result and how many positions are revealed
   };
   const evalCache = new Map();
@@ -211,6 +212,10 @@
   }
 
   function changed() {
+    if (state.lastGrade) {
+      state.lastGrade = null; // a grade is of the packets graded, not of these
+      $("grade-result").replaceChildren();
+    }
     renderTable();
     writeUrl();
     evaluatePackets();
@@ -428,6 +433,7 @@
     Quintet.panels.renderSuggestion();
     Quintet.panels.renderEquilibrium();
     Quintet.panels.renderGame();
+    Quintet.panels.renderGrade();
     writeUrl();
   }
 
@@ -450,6 +456,7 @@
     $("suggest-btn").addEventListener("click", Quintet.panels.suggest);
     $("equilibrium-btn").addEventListener("click", Quintet.panels.equilibrium);
     $("play-btn").addEventListener("click", Quintet.panels.play);
+    $("grade-btn").addEventListener("click", Quintet.panels.grade);
     $("cancel").addEventListener("click", cancelJob);
     $("player").addEventListener("change", translatePage);
     for (const button of document.querySelectorAll("[data-lang]")) {

@@ -1,4 +1,5 @@
-// The panels of the Quintet page: suggest, the equilibrium (with its chart), play the computer.
+// The panels of the Quintet page: suggest, the equilibrium (with its chart), play the computer,
+// grade your arrangement.
 "use strict";
 (function () {
   const Q = window.Quintet;
@@ -56,7 +57,10 @@
     summary.id = "eq-summary";
     summary.textContent =
       `${t("game_value")}: ${doc.value.toPrecision(6)}; ${t("exploitability")}: ${doc.gap.toPrecision(3)}; ` +
-      `${t("iterations")}: ${doc.iterations}, ${doc.converged ? t("converged") : t("not_converged")}; ${t("time")} ${doc.seconds.toFixed(2)} s. ` +
+      // Looked up in the book: nothing was iterated now, so no iterations or time are shown.
+      (doc.book && doc.book.from_book
+        ? `${t("from_book")}. `
+        : `${t("iterations")}: ${doc.iterations}, ${doc.converged ? t("converged") : t("not_converged")}; ${t("time")} ${doc.seconds.toFixed(2)} s. `) +
       t("arrangements", { n: strategies.length });
     const table = document.createElement("table");
     table.id = "eq-table";
@@ -212,5 +216,72 @@
     box.replaceChildren(...children);
   }
 
-  Q.panels = { renderSuggestion, renderEquilibrium, renderGame, suggest, equilibrium, play };
+  // ---------- grade ----------
+  function laidArrangement() {
+    if (state.packets.flat().length !== N_PACKETS * PACKET_SIZE) {
+      showMessage(t("need_all"));
+      return null;
+    }
+    return state.packets.map((packet) => packet.join(" ")).join(" | ");
+  }
+
+  async function grade() {
+    const arrangement = laidArrangement();
+    if (!arrangement) return;
+    try {
+      const doc = await runJob("grade", { ...holdingsBody(), arrangement }, working);
+      if (laidArrangement() === arrangement) state.lastGrade = doc; // else the packets moved meanwhile
+      renderGrade();
+    } catch (error) {
+      showMessage(error.message);
+    }
+  }
+
+  function line(id, text) {
+    const p = document.createElement("p");
+    if (id) p.id = id;
+    p.textContent = text;
+    return p;
+  }
+
+  const labels = (codes) => codes.map((code) => Cards.label(code, state.lang)).join(" ");
+
+  function changeLine(change) {
+    const [i, j] = change.positions;
+    const move = change.kind === "swap_packets"
+      ? t("swap_packets", { i, j })
+      : t("exchange", { given: labels(change.given), taken: labels(change.taken), i, j });
+    const p = line("grade-change", `${t("suggested_change")}: ${move} → ${t("new_loss", { x: change.equilibrium_loss.toFixed(3) })}`);
+    p.dataset.kind = change.kind;
+    p.dataset.loss = String(change.equilibrium_loss);
+    const use = document.createElement("button");
+    use.type = "button";
+    use.id = "apply-change";
+    use.textContent = t("use");
+    use.addEventListener("click", () => useArrangement(change.arrangement));
+    return [p, arrangementRow(change.arrangement), use];
+  }
+
+  function renderGrade() {
+    const box = $("grade-result");
+    const doc = state.lastGrade;
+    if (!doc) return;
+    const verdict = line("grade-verdict",
+      `${t("verdict")}: ${(I18N[state.lang].verdicts || I18N.en.verdicts)[doc.verdict]}; ${t("equilibrium_loss")} ${doc.equilibrium_loss.toFixed(3)} ${t("points")}`);
+    verdict.dataset.verdict = doc.verdict;
+    verdict.dataset.loss = String(doc.equilibrium_loss);
+    const punished = line("grade-exploitability", t("punished_by", { x: doc.exploitability.toFixed(3) }) + ":");
+    punished.dataset.exploitability = String(doc.exploitability);
+    const children = [verdict, punished, arrangementRow(doc.punishing)];
+    if (doc.change) children.push(...changeLine(doc.change));
+    else if (doc.equilibrium_loss > 0) children.push(line("grade-change", `${t("suggested_change")}: ${t("no_change")}`));
+    if (doc.book) {
+      const source = line("grade-source", t(doc.book.from_book ? "from_book" : "solved_stored"));
+      source.className = "hint";
+      children.push(source);
+    }
+    box.replaceChildren(...children);
+  }
+
+  Q.panels = { renderSuggestion, renderEquilibrium, renderGame, renderGrade, suggest, equilibrium, play, grade };
 })();
