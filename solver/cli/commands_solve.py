@@ -316,6 +316,12 @@ def _equilibrium(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     setup = holdings_from_args(args, rules)
     show_progress = sys.stderr.isatty() and not args.json
+    shown: list[IterationRecord] = []  # progress lines printed (none for a book lookup)
+
+    def progress(record: IterationRecord) -> None:
+        shown.append(record)
+        _progress(record)
+
     output = equilibrium_output(
         setup,
         rules,
@@ -325,11 +331,11 @@ def _equilibrium(args: argparse.Namespace) -> Output:
         time_limit=args.time_limit,
         show=args.show,
         out=args.out,
-        on_record=_progress if show_progress else None,
+        on_record=progress if show_progress else None,
         book=args.book,
         use_book=not args.no_book,
     )
-    if show_progress:
+    if shown:
         sys.stderr.write("\n")
     return output
 
