@@ -28,13 +28,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from _common import Table, format_seconds, machine_table, positive_int, version
+from _common import Table, machine_table, print_tables, seconds, version
 from threadpoolctl import threadpool_limits
 
 from solver.book.build import BuildProgress, build, seeded_keys
 from solver.book.canonical import canonical_key, holding_of, mirror_class_count, relabel
 from solver.book.lookup import solve_with_book
 from solver.book.store import Book
+from solver.cli.arguments import positive_int
 from solver.game.rules import DEFAULT_RULES
 from solver.response.frontier import cached_frontier
 
@@ -142,9 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 [
                     payoff,
                     str(stored),
-                    format_seconds(wall),
-                    format_seconds(cpu),
-                    format_seconds(per_deal),
+                    seconds(wall),
+                    seconds(cpu),
+                    seconds(per_deal),
                     f"{3600 / per_deal:.0f}",
                     f"{file_bytes:,.0f}",
                     f"{blob_bytes:,.0f}",
@@ -174,9 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "deals per core-hour from CPU time (the process's, all its threads): on a shared "
         "machine the wall time also counts other users' load"
     )
-    for table in (machine, rates, projection):
-        print(table.render(args.markdown))
-        print()
+    print_tables([machine, rates, projection], args.markdown, "")
     return 0
 
 

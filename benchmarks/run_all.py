@@ -50,6 +50,13 @@ BENCHMARKS = [
         ["--deals", "3", "--first", "2"],
     ),
     ("Tournament", "bench_tournament.py", ["--deals", "100"], ["--deals", "4"]),
+    ("Grading", "bench_grade.py", ["--deals", "20"], ["--deals", "3"]),
+    (
+        "Solution book",
+        "bench_book.py",
+        ["--margin", "40", "--win", "20"],
+        ["--margin", "4", "--win", "2"],
+    ),
 ]
 
 
