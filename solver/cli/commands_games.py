@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
+from contextlib import AbstractContextManager, nullcontext
+from typing import IO
 
-from solver.cli.arguments import non_negative_int, positive_float, positive_int
+from solver.cli.arguments import non_negative_int, positive_float
 from solver.cli.commands import Command, rules_from_args
+from solver.cli.games_csv import HEADER, finished_deals, game_rows
+from solver.cli.limits import MAX_DEALS, MAX_JOBS, MAX_SEED, bounded_int
 from solver.cli.report import Output
-from solver.cli.report_games import tournament_report, write_games_csv
+from solver.cli.report_games import tournament_report
+from solver.errors import QuintetError
+from solver.game.files import atomic_output, check_output_path
 from solver.play.players import PLAYER_NAMES
-from solver.play.tournament import TournamentConfig, run
+from solver.play.tournament import DealRecord, TournamentConfig, run, used_jobs
 
 __all__ = ["COMMANDS"]
 
@@ -21,13 +28,21 @@ def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
         default=",".join(PLAYER_NAMES),
         help=f"comma-separated players (default: all of {', '.join(PLAYER_NAMES)})",
     )
-    parser.add_argument("--deals", type=positive_int, default=100, help="deals (default 100)")
-    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed (default 0)")
+    parser.add_argument(
+        "--deals",
+        type=bounded_int(1, MAX_DEALS),
+        default=100,
+        help=f"deals (default 100, at most {MAX_DEALS:,})",
+    )
+    parser.add_argument(
+        "--seed", type=bounded_int(0, MAX_SEED), default=0, help="seed (default 0)"
+    )
     parser.add_argument(
         "--jobs",
-        type=positive_int,
+        type=bounded_int(1, MAX_JOBS),
         default=1,
-        help="worker processes (default 1); results do not depend on it",
+        help="worker processes (default 1; a local run uses at most one per core); "
+        "results do not depend on it",
     )
     parser.add_argument(
         "--backend",
@@ -50,7 +65,16 @@ def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
         "report shows the certified gap reached",
     )
     parser.add_argument(
-        "--csv", metavar="FILE", default=None, help="write one row per game to FILE"
+        "--csv",
+        metavar="FILE",
+        default=None,
+        help="write one row per game to FILE, as deals finish (an interrupted run keeps them)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --csv: keep the finished deals of FILE (same --players, --deals, --seed "
+        "and rules) and play only the others; the report covers the deals played now",
     )
 
 
@@ -72,6 +96,25 @@ class _Progress:
                 sys.stderr.write("\n")
 
 
+def _tournament_checks(args: argparse.Namespace, config: TournamentConfig) -> int:
+    """Refuse or warn about option combinations before the work; the jobs used."""
+    if args.resume and not args.csv:
+        raise QuintetError("--resume needs --csv FILE (the file to resume)")
+    if args.scheduler is not None and args.backend != "dask":
+        raise QuintetError("--scheduler needs --backend dask")
+    if args.csv:
+        check_output_path(args.csv)
+    if args.backend == "dask":
+        return int(args.jobs)
+    jobs = used_jobs(args.jobs, config.deals)
+    if jobs < args.jobs:
+        print(
+            f"quintet: warning: --jobs {args.jobs}: using {jobs} (one per core and per deal)",
+            file=sys.stderr,
+        )
+    return jobs
+
+
 def _tournament(args: argparse.Namespace) -> Output:
     config = TournamentConfig(
         players=tuple(args.players.split(",")),
@@ -80,13 +123,53 @@ def _tournament(args: argparse.Namespace) -> Output:
         rules=rules_from_args(args),
         equilibrium_time_limit=args.eq_time_limit,
     )
-    progress = _Progress(config.deals, sys.stderr.isatty() and not args.json)
-    result = run(
-        config, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, on_deal=progress
+    jobs = _tournament_checks(args, config)
+    done = finished_deals(args.csv, config) if args.resume else {}
+    if len(done) == config.deals:
+        text = f"all {config.deals} deals are already in {args.csv}: nothing to play"
+        return Output(text, {"deals": config.deals, "resumed_deals": len(done), "csv": args.csv})
+    progress = _Progress(config.deals - len(done), sys.stderr.isatty() and not args.json)
+    sink: AbstractContextManager[IO[str] | None] = (
+        atomic_output(args.csv, keep_on_interrupt=True) if args.csv else nullcontext()
     )
-    if args.csv:
-        write_games_csv(result, args.csv)
-    return tournament_report(result, args.lang, jobs=args.jobs)
+    written = len(done)
+    with sink as handle:
+        writer = csv.writer(handle) if handle is not None else None
+
+        def save(record: DealRecord) -> None:
+            nonlocal written
+            if writer is not None and handle is not None:
+                writer.writerows(game_rows(record))
+                handle.flush()  # a row on disk as soon as its deal is played
+            written += 1
+
+        if writer is not None:
+            writer.writerow(HEADER)
+            for index in sorted(done):
+                writer.writerows(done[index])
+        try:
+            result = run(
+                config,
+                jobs=jobs,
+                backend=args.backend,
+                scheduler=args.scheduler,
+                on_deal=progress,
+                on_record=save,
+                skip=done,
+            )
+        except KeyboardInterrupt:
+            if args.csv:
+                print(
+                    f"quintet: {written} of {config.deals} deals are in {args.csv}; "
+                    "run the same command with --resume to play the others",
+                    file=sys.stderr,
+                )
+            raise
+    output = tournament_report(result, args.lang, jobs=jobs)
+    if not done:
+        return output
+    note = f"resumed: {len(done)} deals were already in {args.csv} (in the CSV, not in this report)"
+    return Output(f"{output.text}\n{note}", {**output.payload, "resumed_deals": len(done)})
 
 
 def _play_arguments(parser: argparse.ArgumentParser) -> None:

@@ -26,9 +26,10 @@ solver.errors.QuintetError: a tournament needs at least two players
 from __future__ import annotations
 
 import os
+import signal
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Collection, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -46,6 +47,7 @@ from solver.response.frontier import cached_frontier
 from solver.response.frontier_response import frontier_best_response
 
 __all__ = [
+    "DASK_CONNECT_TIMEOUT",
     "EXACT_GAP",
     "DealRecord",
     "PairStats",
@@ -55,7 +57,12 @@ __all__ = [
     "deal_seed",
     "play_deal",
     "run",
+    "used_jobs",
 ]
+
+# Seconds to wait for a Dask scheduler to answer before giving up: an
+# address that is not a scheduler (a web server, a silent port) fails then.
+DASK_CONNECT_TIMEOUT = 10.0
 
 # An equilibrium strategy counts as exact when its certified gap is at most
 # this (payoff units), as in the equilibrium benchmark.
@@ -284,32 +291,74 @@ class TournamentResult:
         return out
 
 
-def _chunks(n: int, parts: int) -> list[list[int]]:
-    size = max(1, min(8, n // max(1, 4 * parts)))
-    return [list(range(start, min(n, start + size))) for start in range(0, n, size)]
+def _chunks(indices: list[int], parts: int) -> list[list[int]]:
+    size = max(1, min(8, len(indices) // max(1, 4 * parts)))
+    return [indices[start : start + size] for start in range(0, len(indices), size)]
+
+
+def _ignore_interrupts() -> None:
+    # Workers leave Ctrl-C to the parent, which stops them (no traceback from each).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_local(
-    config: TournamentConfig, jobs: int, on_deal: Callable[[int], None]
+    config: TournamentConfig,
+    jobs: int,
+    indices: list[int],
+    on_record: Callable[[DealRecord], None],
 ) -> list[DealRecord]:
-    if jobs <= 1:
-        records = []
-        for i in range(config.deals):
-            records.append(play_deal(config, i))
-            on_deal(1)
-        return records
     records = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_play_chunk, config, chunk) for chunk in _chunks(config.deals, jobs)]
-        for future in futures:
-            part = future.result()
-            records.extend(part)
-            on_deal(len(part))
+    if jobs <= 1:
+        for i in indices:
+            records.append(play_deal(config, i))
+            on_record(records[-1])
+        return records
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    try:
+        futures = [pool.submit(_play_chunk, config, chunk) for chunk in _chunks(indices, jobs)]
+        for future in as_completed(futures):
+            for record in future.result():
+                records.append(record)
+                on_record(record)
+    except BaseException:
+        _stop_pool(pool)  # an interrupt stops now, not after every queued chunk
+        raise
+    pool.shutdown()
     return records
 
 
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel the queued chunks and terminate the workers."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+
+
+def _dask_client(scheduler: str) -> object:
+    """A client of a running scheduler, or a QuintetError within the connect timeout."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+    except Exception as error:  # noqa: BLE001 - distributed raises many kinds; all mean "cannot"
+        lines = str(error).strip().splitlines()
+        reason = lines[0] if lines else type(error).__name__
+        raise QuintetError(
+            f"scheduler {scheduler!r} is not a reachable Dask scheduler "
+            f"(waited at most {DASK_CONNECT_TIMEOUT:g} s): {reason}",
+            argument="scheduler",
+        ) from None
+
+
 def _run_dask(
-    config: TournamentConfig, jobs: int, scheduler: str | None, on_deal: Callable[[int], None]
+    config: TournamentConfig,
+    jobs: int,
+    scheduler: str | None,
+    indices: list[int],
+    on_record: Callable[[DealRecord], None],
 ) -> list[DealRecord]:
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -324,26 +373,35 @@ def _run_dask(
         )
         client = Client(cluster)
     else:
-        try:
-            client = Client(scheduler)
-        except (OSError, ValueError, TimeoutError) as error:
-            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-            raise QuintetError(f"cannot use the Dask scheduler {scheduler!r}: {reason}") from None
+        client = _dask_client(scheduler)  # type: ignore[assignment]
+    futures = []
     try:
         futures = [
             client.submit(_play_chunk, config, chunk, pure=False)
-            for chunk in _chunks(config.deals, jobs)
+            for chunk in _chunks(indices, jobs)
         ]
         records = []
         for future in as_completed(futures):
-            part = future.result()
-            records.extend(part)
-            on_deal(len(part))
+            for record in future.result():
+                records.append(record)
+                on_record(record)
         return records
+    except BaseException:
+        client.cancel(futures)
+        raise
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def used_jobs(jobs: int, deals: int) -> int:
+    """Worker processes a local run uses: no more than the cores, nor the deals.
+
+    >>> used_jobs(1, 10)
+    1
+    """
+    return max(1, min(jobs, os.cpu_count() or jobs, deals))
 
 
 def run(
@@ -353,6 +411,8 @@ def run(
     backend: str = "local",
     scheduler: str | None = None,
     on_deal: Callable[[int], None] | None = None,
+    on_record: Callable[[DealRecord], None] | None = None,
+    skip: Collection[int] = (),
 ) -> TournamentResult:
     """Play a tournament.
 
@@ -369,6 +429,12 @@ def run(
         local cluster of ``jobs`` workers is started and stopped.
     on_deal
         Called with the number of deals finished, as they finish (progress).
+    on_record
+        Called with each deal's record as it finishes (in finishing order),
+        to save results as they come: an interrupted run keeps them.
+    skip
+        Indices of deals not to play (already played by an interrupted run):
+        the result holds the other deals only.
 
     Returns
     -------
@@ -382,14 +448,22 @@ def run(
         raise QuintetError(
             f"scheduler needs backend='dask', got backend={backend!r}", argument="scheduler"
         )
-    jobs = min(jobs, os.cpu_count() or jobs, config.deals) if backend == "local" else jobs
-    callback = on_deal or (lambda _: None)
+    if backend not in ("local", "dask"):
+        raise QuintetError(f"unknown backend {backend!r} (backends: local, dask)")
+    skipped = set(skip)
+    indices = [i for i in range(config.deals) if i not in skipped]
+    jobs = used_jobs(jobs, len(indices)) if backend == "local" else jobs
+
+    def finished(record: DealRecord) -> None:
+        if on_record is not None:
+            on_record(record)
+        if on_deal is not None:
+            on_deal(1)
+
     started = time.perf_counter()
     if backend == "local":
-        records = _run_local(config, jobs, callback)
-    elif backend == "dask":
-        records = _run_dask(config, jobs, scheduler, callback)
+        records = _run_local(config, jobs, indices, finished)
     else:
-        raise QuintetError(f"unknown backend {backend!r} (backends: local, dask)")
+        records = _run_dask(config, jobs, scheduler, indices, finished)
     records.sort(key=lambda r: r.index)
     return TournamentResult(config, tuple(records), time.perf_counter() - started)
