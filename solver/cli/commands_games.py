@@ -34,9 +34,7 @@ def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
         default=100,
         help=f"deals (default 100, at most {MAX_DEALS:,})",
     )
-    parser.add_argument(
-        "--seed", type=bounded_int(0, MAX_SEED), default=0, help="seed (default 0)"
-    )
+    parser.add_argument("--seed", type=bounded_int(0, MAX_SEED), default=0, help="seed (default 0)")
     parser.add_argument(
         "--jobs",
         type=bounded_int(1, MAX_JOBS),

@@ -88,8 +88,7 @@ def finished_deals(path: str | Path, config: TournamentConfig) -> dict[int, list
             )
         if (row[2], row[3], row[4]) not in games:
             raise FileError(
-                f"{path}: line {number}: {row[2]} vs {row[3]} is not a game of these "
-                "--players"
+                f"{path}: line {number}: {row[2]} vs {row[3]} is not a game of these --players"
             )
         by_deal.setdefault(index, []).append(row)
     return {
@@ -97,4 +96,3 @@ def finished_deals(path: str | Path, config: TournamentConfig) -> dict[int, list
         for index, deal_rows in by_deal.items()
         if {(r[2], r[3], r[4]) for r in deal_rows} == games
     }
-

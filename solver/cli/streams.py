@@ -16,6 +16,7 @@ errors of writing to a stream that is gone or full.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -65,10 +66,10 @@ def prepare() -> None:
     else:
         _reconfigure(sys.stdin, errors="replace")
     stdout = sys.stdout
-    if stdout is not None and not isinstance(stdout, _AsciiSuits):
-        if not _can_encode(stdout, "♣♦♥♠"):
-            _reconfigure(stdout, errors="replace")
-            sys.stdout = _AsciiSuits(stdout)  # type: ignore[assignment]
+    wrapped = isinstance(stdout, _AsciiSuits)
+    if stdout is not None and not wrapped and not _can_encode(stdout, "♣♦♥♠"):
+        _reconfigure(stdout, errors="replace")
+        sys.stdout = _AsciiSuits(stdout)  # type: ignore[assignment]
     if sys.stderr is not None:
         _reconfigure(sys.stderr, errors="backslashreplace")
 
@@ -76,10 +77,9 @@ def prepare() -> None:
 def _reconfigure(stream: Any, **options: str) -> None:
     reconfigure = getattr(stream, "reconfigure", None)
     if reconfigure is not None:
-        try:
+        # A stream already closed or in use: leave it as it is.
+        with contextlib.suppress(OSError, ValueError):
             reconfigure(**options)
-        except (OSError, ValueError):  # a stream already closed or in use: leave it
-            pass
 
 
 def output_failure(error: BaseException) -> bool:
@@ -91,8 +91,5 @@ def output_failure(error: BaseException) -> bool:
 
 def silence_stdout() -> None:
     """Point standard output at /dev/null, so that the final flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, AttributeError, ValueError):
-        pass
+    with contextlib.suppress(OSError, AttributeError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -343,7 +343,7 @@ def _dask_client(scheduler: str) -> object:
 
     try:
         return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-    except Exception as error:  # noqa: BLE001 - distributed raises many kinds; all mean "cannot"
+    except Exception as error:  # distributed raises many kinds; all mean "cannot connect"
         lines = str(error).strip().splitlines()
         reason = lines[0] if lines else type(error).__name__
         raise QuintetError(
