@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from contextlib import AbstractContextManager, nullcontext
 from typing import IO
 
 from solver.cli.arguments import non_negative_int, positive_float
 from solver.cli.commands import Command, rules_from_args
-from solver.cli.games_csv import HEADER, finished_deals, game_rows
+from solver.cli.games_csv import GamesCsv, finished_deals
 from solver.cli.limits import MAX_DEALS, MAX_JOBS, MAX_SEED, bounded_int
 from solver.cli.report import Output
 from solver.cli.report_games import tournament_report
 from solver.errors import QuintetError
 from solver.game.files import atomic_output, check_output_path
 from solver.play.players import PLAYER_NAMES
-from solver.play.tournament import DealRecord, TournamentConfig, run, used_jobs
+from solver.play.tournament import (
+    DASK_CONNECT_TIMEOUT,
+    TournamentConfig,
+    run,
+    used_jobs,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -53,6 +57,14 @@ def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="ADDRESS",
         help="with --backend dask: a running scheduler (default: start a local cluster of --jobs workers)",
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        type=positive_float,
+        default=DASK_CONNECT_TIMEOUT,
+        metavar="S",
+        help=f"with --scheduler: fail if it does not answer within S seconds "
+        f"(default {DASK_CONNECT_TIMEOUT:g})",
     )
     parser.add_argument(
         "--eq-time-limit",
@@ -130,39 +142,28 @@ def _tournament(args: argparse.Namespace) -> Output:
     sink: AbstractContextManager[IO[str] | None] = (
         atomic_output(args.csv, keep_on_interrupt=True) if args.csv else nullcontext()
     )
-    written = len(done)
     with sink as handle:
-        writer = csv.writer(handle) if handle is not None else None
-
-        def save(record: DealRecord) -> None:
-            nonlocal written
-            if writer is not None and handle is not None:
-                writer.writerows(game_rows(record))
-                handle.flush()  # a row on disk as soon as its deal is played
-            written += 1
-
-        if writer is not None:
-            writer.writerow(HEADER)
-            for index in sorted(done):
-                writer.writerows(done[index])
+        sheet = GamesCsv(handle, done)
         try:
             result = run(
                 config,
                 jobs=jobs,
                 backend=args.backend,
                 scheduler=args.scheduler,
+                connect_timeout=args.connect_timeout,
                 on_deal=progress,
-                on_record=save,
+                on_record=sheet.save,
                 skip=done,
             )
         except KeyboardInterrupt:
             if args.csv:
                 print(
-                    f"quintet: {written} of {config.deals} deals are in {args.csv}; "
+                    f"quintet: {sheet.deals} of {config.deals} deals are in {args.csv}; "
                     "run the same command with --resume to play the others",
                     file=sys.stderr,
                 )
             raise
+        sheet.finish(result.records)
     output = tournament_report(result, args.lang, jobs=jobs)
     if not done:
         return output
@@ -222,7 +223,12 @@ COMMANDS: list[Command] = [
         "every pair of players on the same seeded deals, each in each seat",
         _tournament_arguments,
         _tournament,
-        flags={"jobs": "--jobs", "scheduler": "--scheduler", "time_limit": "--eq-time-limit"},
+        flags={
+            "jobs": "--jobs",
+            "scheduler": "--scheduler",
+            "time_limit": "--eq-time-limit",
+            "connect_timeout": "--connect-timeout",
+        },
     ),
     Command(
         "play",

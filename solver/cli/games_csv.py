@@ -15,13 +15,15 @@ by this run, the CSV all of them.
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable
 from itertools import combinations
 from pathlib import Path
+from typing import IO
 
 from solver.game.files import FileError, read_text_limited
 from solver.play.tournament import DealRecord, TournamentConfig, deal_seed
 
-__all__ = ["HEADER", "MAX_CSV_BYTES", "finished_deals", "game_rows"]
+__all__ = ["HEADER", "MAX_CSV_BYTES", "GamesCsv", "finished_deals", "game_rows"]
 
 HEADER = [
     "deal",
@@ -33,6 +35,8 @@ HEADER = [
     "second_points",
     "margin",
 ]
+
+HEADER_ROWS: list[list[object]] = [list(HEADER)]
 
 # A CSV to resume larger than this is refused (100,000 deals of all six
 # players take about 130 MB).
@@ -96,3 +100,38 @@ def finished_deals(path: str | Path, config: TournamentConfig) -> dict[int, list
         for index, deal_rows in by_deal.items()
         if {(r[2], r[3], r[4]) for r in deal_rows} == games
     }
+
+
+class GamesCsv:
+    """The CSV of a running tournament: rows on disk as each deal finishes.
+
+    ``handle`` is the open (temporary) file, or None for no CSV; ``done``
+    the rows of deals already played (``--resume``), copied first.
+    :meth:`finish` rewrites the rows in deal order, so that the finished
+    file is the same whatever the order in which workers finished.
+    """
+
+    def __init__(self, handle: IO[str] | None, done: dict[int, list[list[str]]]) -> None:
+        self.handle, self.done = handle, done
+        self.deals = len(done)  # deals written so far
+        self._write(HEADER_ROWS + [row for index in sorted(done) for row in done[index]])
+
+    def _write(self, rows: Iterable[list[object]] | Iterable[list[str]]) -> None:
+        if self.handle is not None:
+            csv.writer(self.handle).writerows(rows)
+            self.handle.flush()  # on disk now: an interrupt keeps it
+
+    def save(self, record: DealRecord) -> None:
+        """Write the games of a finished deal."""
+        self._write(game_rows(record))
+        self.deals += 1
+
+    def finish(self, records: Iterable[DealRecord]) -> None:
+        """Rewrite every row in deal order (after a complete run)."""
+        if self.handle is None:
+            return
+        by_deal: dict[int, list[list[object]]] = {i: list(rows) for i, rows in self.done.items()}
+        by_deal.update((record.index, game_rows(record)) for record in records)
+        self.handle.seek(0)
+        self.handle.truncate()
+        self._write(HEADER_ROWS + [row for index in sorted(by_deal) for row in by_deal[index]])

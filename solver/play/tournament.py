@@ -25,12 +25,12 @@ solver.errors.QuintetError: a tournament needs at least two players
 
 from __future__ import annotations
 
+import math
 import os
-import signal
 import time
 from collections.abc import Callable, Collection, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -43,6 +43,7 @@ from solver.game.deal import deal
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.models.opponents import Objective, Opponent
 from solver.play.players import PLAYER_NAMES, equilibrium_strategies, player, players
+from solver.play.runners import DASK_CONNECT_TIMEOUT, chunks, run_dask, run_local
 from solver.response.frontier import cached_frontier
 from solver.response.frontier_response import frontier_best_response
 
@@ -59,10 +60,6 @@ __all__ = [
     "run",
     "used_jobs",
 ]
-
-# Seconds to wait for a Dask scheduler to answer before giving up: an
-# address that is not a scheduler (a web server, a silent port) fails then.
-DASK_CONNECT_TIMEOUT = 10.0
 
 # An equilibrium strategy counts as exact when its certified gap is at most
 # this (payoff units), as in the equilibrium benchmark.
@@ -291,110 +288,6 @@ class TournamentResult:
         return out
 
 
-def _chunks(indices: list[int], parts: int) -> list[list[int]]:
-    size = max(1, min(8, len(indices) // max(1, 4 * parts)))
-    return [indices[start : start + size] for start in range(0, len(indices), size)]
-
-
-def _ignore_interrupts() -> None:
-    # Workers leave Ctrl-C to the parent, which stops them (no traceback from each).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _run_local(
-    config: TournamentConfig,
-    jobs: int,
-    indices: list[int],
-    on_record: Callable[[DealRecord], None],
-) -> list[DealRecord]:
-    records = []
-    if jobs <= 1:
-        for i in indices:
-            records.append(play_deal(config, i))
-            on_record(records[-1])
-        return records
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-    try:
-        futures = [pool.submit(_play_chunk, config, chunk) for chunk in _chunks(indices, jobs)]
-        for future in as_completed(futures):
-            for record in future.result():
-                records.append(record)
-                on_record(record)
-    except BaseException:
-        _stop_pool(pool)  # an interrupt stops now, not after every queued chunk
-        raise
-    pool.shutdown()
-    return records
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel the queued chunks and terminate the workers."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(timeout=5)
-
-
-def _dask_client(scheduler: str) -> object:
-    """A client of a running scheduler, or a QuintetError within the connect timeout."""
-    from distributed import Client
-
-    try:
-        return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-    except Exception as error:  # distributed raises many kinds; all mean "cannot connect"
-        lines = str(error).strip().splitlines()
-        reason = lines[0] if lines else type(error).__name__
-        raise QuintetError(
-            f"scheduler {scheduler!r} is not a reachable Dask scheduler "
-            f"(waited at most {DASK_CONNECT_TIMEOUT:g} s): {reason}",
-            argument="scheduler",
-        ) from None
-
-
-def _run_dask(
-    config: TournamentConfig,
-    jobs: int,
-    scheduler: str | None,
-    indices: list[int],
-    on_record: Callable[[DealRecord], None],
-) -> list[DealRecord]:
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise QuintetError(
-            'the dask backend needs the distributed extra: pip install "quintet-solver[distributed]"'
-        ) from None
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = Client(cluster)
-    else:
-        client = _dask_client(scheduler)  # type: ignore[assignment]
-    futures = []
-    try:
-        futures = [
-            client.submit(_play_chunk, config, chunk, pure=False)
-            for chunk in _chunks(indices, jobs)
-        ]
-        records = []
-        for future in as_completed(futures):
-            for record in future.result():
-                records.append(record)
-                on_record(record)
-        return records
-    except BaseException:
-        client.cancel(futures)
-        raise
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
 def used_jobs(jobs: int, deals: int) -> int:
     """Worker processes a local run uses: no more than the cores, nor the deals.
 
@@ -413,6 +306,7 @@ def run(
     on_deal: Callable[[int], None] | None = None,
     on_record: Callable[[DealRecord], None] | None = None,
     skip: Collection[int] = (),
+    connect_timeout: float = DASK_CONNECT_TIMEOUT,
 ) -> TournamentResult:
     """Play a tournament.
 
@@ -435,6 +329,8 @@ def run(
     skip
         Indices of deals not to play (already played by an interrupted run):
         the result holds the other deals only.
+    connect_timeout
+        For a Dask ``scheduler``: seconds to wait for it to answer.
 
     Returns
     -------
@@ -448,6 +344,11 @@ def run(
         raise QuintetError(
             f"scheduler needs backend='dask', got backend={backend!r}", argument="scheduler"
         )
+    if not connect_timeout > 0 or not math.isfinite(connect_timeout):
+        raise QuintetError(
+            f"connect_timeout must be a positive number, got {connect_timeout}",
+            argument="connect_timeout",
+        )
     if backend not in ("local", "dask"):
         raise QuintetError(f"unknown backend {backend!r} (backends: local, dask)")
     skipped = set(skip)
@@ -460,10 +361,11 @@ def run(
         if on_deal is not None:
             on_deal(1)
 
+    work = partial(_play_chunk, config)
     started = time.perf_counter()
     if backend == "local":
-        records = _run_local(config, jobs, indices, finished)
+        records = run_local(work, chunks(indices, jobs), jobs, finished)
     else:
-        records = _run_dask(config, jobs, scheduler, indices, finished)
+        records = run_dask(work, chunks(indices, jobs), jobs, scheduler, finished, connect_timeout)
     records.sort(key=lambda r: r.index)
     return TournamentResult(config, tuple(records), time.perf_counter() - started)
