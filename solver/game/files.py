@@ -162,4 +162,4 @@ def read_text_limited(path: str | Path, *, max_bytes: int) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise FileError(f"{path}: not UTF-8 text (byte {error.start})") from None
+        raise FileError(f"{path}: cannot read: not UTF-8 text (byte {error.start})") from None

@@ -138,7 +138,7 @@ class Mixture:
             if isinstance(probability, bool) or not isinstance(probability, (int, float)):
                 raise MixtureError(f"{where}: probability must be a number")
             if not 0 <= probability <= 1:
-                raise MixtureError(f"{where}: probability must be between 0 and 1")
+                raise MixtureError(f"{where}: probability must be non-negative and at most 1")
             arrangements.append(_arrangement(item["arrangement"], where))
             probabilities.append(float(probability))
         metadata = {
@@ -217,7 +217,7 @@ def read_mixture(path: str | Path) -> Mixture:
 
 
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+    raise ValueError(f"{name} is not a finite number")
 
 
 def write_mixture(mixture: Mixture, path: str | Path) -> None:
