@@ -227,6 +227,7 @@ COMMANDS: list[Command] = [
             "jobs": "--jobs",
             "scheduler": "--scheduler",
             "time_limit": "--eq-time-limit",
+            "equilibrium_time_limit": "--eq-time-limit",
             "connect_timeout": "--connect-timeout",
         },
     ),

@@ -10,6 +10,7 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -252,7 +253,7 @@ def _suggest(args: argparse.Namespace) -> Output:
     else:
         opponent, description = opponent_from_args(against, args.known, setup, rules)
         objective = Objective(args.objective or "margin")
-        common = {
+        common: dict[str, Any] = {
             "fixed": parse_fix(args.fix, rules),
             "samples": args.samples or DEFAULT_SAMPLES,
             "rng": rng,

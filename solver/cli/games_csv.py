@@ -15,7 +15,7 @@ by this run, the CSV all of them.
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from pathlib import Path
 from typing import IO
@@ -36,14 +36,14 @@ HEADER = [
     "margin",
 ]
 
-HEADER_ROWS: list[list[object]] = [list(HEADER)]
+HEADER_ROWS: list[Sequence[object]] = [list(HEADER)]
 
 # A CSV to resume larger than this is refused (100,000 deals of all six
 # players take about 130 MB).
 MAX_CSV_BYTES = 256 * 1024 * 1024
 
 
-def game_rows(record: DealRecord) -> list[list[object]]:
+def game_rows(record: DealRecord) -> list[Sequence[object]]:
     """The CSV rows of one deal: one per game."""
     return [
         [
@@ -116,7 +116,7 @@ class GamesCsv:
         self.deals = len(done)  # deals written so far
         self._write(HEADER_ROWS + [row for index in sorted(done) for row in done[index]])
 
-    def _write(self, rows: Iterable[list[object]] | Iterable[list[str]]) -> None:
+    def _write(self, rows: Iterable[Sequence[object]]) -> None:
         if self.handle is not None:
             csv.writer(self.handle).writerows(rows)
             self.handle.flush()  # on disk now: an interrupt keeps it
@@ -130,7 +130,9 @@ class GamesCsv:
         """Rewrite every row in deal order (after a complete run)."""
         if self.handle is None:
             return
-        by_deal: dict[int, list[list[object]]] = {i: list(rows) for i, rows in self.done.items()}
+        by_deal: dict[int, list[Sequence[object]]] = {
+            i: list(rows) for i, rows in self.done.items()
+        }
         by_deal.update((record.index, game_rows(record)) for record in records)
         self.handle.seek(0)
         self.handle.truncate()

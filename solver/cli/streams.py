@@ -69,7 +69,7 @@ def prepare() -> None:
     wrapped = isinstance(stdout, _AsciiSuits)
     if stdout is not None and not wrapped and not _can_encode(stdout, "♣♦♥♠"):
         _reconfigure(stdout, errors="replace")
-        sys.stdout = _AsciiSuits(stdout)  # type: ignore[assignment]
+        sys.stdout = _AsciiSuits(stdout)
     if sys.stderr is not None:
         _reconfigure(sys.stderr, errors="backslashreplace")
 

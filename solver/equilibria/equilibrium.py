@@ -50,6 +50,7 @@ import numpy as np
 from solver.equilibria.matrix_game import MatrixGameLP
 from solver.errors import SolverError
 from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.time_limit import check_time_limit
 from solver.models.mixture import Mixture
 from solver.models.packets import check_holding
 from solver.response.frontier import Frontier, cached_frontier
@@ -348,12 +349,13 @@ class DoubleOracle:
         Stops when the certified gap is at most ``tolerance`` (payoff units),
         when ``time_limit`` seconds have passed, or after ``max_iterations``.
         """
-        if tolerance < 0:
+        if not tolerance >= 0:  # NaN too
             raise SolverError(
                 f"tolerance must be non-negative, got {tolerance}", argument="tolerance"
             )
         if not self.row_set:
             self._start()
+        time_limit = check_time_limit(time_limit)
         deadline = None if time_limit is None else self.started + time_limit
         while self.iteration < max_iterations:
             self.iteration += 1

@@ -41,6 +41,7 @@ from solver.errors import QuintetError
 from solver.game.arrangement import points_against
 from solver.game.deal import deal
 from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.time_limit import check_time_limit
 from solver.models.opponents import Objective, Opponent
 from solver.play.players import PLAYER_NAMES, equilibrium_strategies, player, players
 from solver.play.runners import DASK_CONNECT_TIMEOUT, chunks, run_dask, run_local
@@ -85,6 +86,8 @@ class TournamentConfig:
             raise QuintetError(f"the number of deals must be at least 1, got {self.deals}")
         if self.seed < 0:
             raise QuintetError(f"the seed must be non-negative, got {self.seed}")
+        limit = check_time_limit(self.equilibrium_time_limit, "equilibrium_time_limit")
+        object.__setattr__(self, "equilibrium_time_limit", limit)
 
 
 @dataclass(frozen=True)
