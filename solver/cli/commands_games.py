@@ -114,6 +114,11 @@ def _tournament_checks(args: argparse.Namespace, config: TournamentConfig) -> in
         raise QuintetError("--scheduler needs --backend dask")
     if args.csv:
         check_output_path(args.csv)
+    if args.scheduler is None and args.connect_timeout != DASK_CONNECT_TIMEOUT:
+        print("quintet: warning: --connect-timeout applies only to --scheduler", file=sys.stderr)
+    eq_players = [p for p in config.players if p.startswith("eq-")]
+    if args.eq_time_limit is not None and not eq_players:
+        print("quintet: warning: --eq-time-limit applies only to eq-* players", file=sys.stderr)
     if args.backend == "dask":
         return int(args.jobs)
     jobs = used_jobs(args.jobs, config.deals)

@@ -155,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         flags = args.flags
+        if args.command == "play" and args.json:
+            raise UsageError("quintet play: --json is not available in the interactive game")
         handler: Callable[[argparse.Namespace], Any] = args.handler
         output = handler(args)
     except UsageError as error:

@@ -131,6 +131,18 @@ _LOOKALIKE_HINTS = {
     "d": "Latin D; the Queen is Q or Cyrillic Д",
     "а": "Cyrillic А; the Ace is Latin A or Cyrillic Т",
 }
+# Letters that look like (or transliterate) a suit of the other alphabet.
+_SUIT_LOOKALIKE_HINTS = {
+    "с": "Cyrillic с; clubs are Latin c, or Cyrillic т or к",
+    "k": "Latin k; clubs are c, or Cyrillic к or т",
+    "t": "Latin t; clubs are c, or Cyrillic т or к",
+    "b": "Latin b; diamonds are d, or Cyrillic б",
+    "ԁ": "Cyrillic ԁ; diamonds are Latin d, or Cyrillic б",
+    "һ": "Cyrillic һ; hearts are Latin h, or Cyrillic ч",
+    "n": "Latin n; spades are s, or Cyrillic п",
+    "p": "Latin p; spades are s, or Cyrillic п",
+    "ѕ": "Cyrillic ѕ; spades are Latin s, or Cyrillic п",
+}
 _VARIATION_SELECTOR = "\ufe0f"  # emoji presentation of ♠ etc.
 
 
@@ -200,6 +212,11 @@ def parse_card(token: str) -> int:
         raise CardError("empty card token")
     if len(text) < 2:
         raise CardError(f"card {token!r}: a card is a rank followed by a suit, e.g. As or 10♥")
+    if text.casefold() in _RANK_TOKENS:
+        raise CardError(
+            f"card {token!r}: the suit is missing; a card is a rank followed by a suit, "
+            f"e.g. {text}♥ or {text}h"
+        )
     rank_text, suit_text = text[:-1], text[-1]
     rank_key = rank_text.casefold()
     if rank_key not in _RANK_TOKENS:
@@ -216,8 +233,10 @@ def parse_card(token: str) -> int:
         )
     suit_key = suit_text.casefold()
     if suit_key not in _SUIT_TOKENS:
+        hint = _SUIT_LOOKALIKE_HINTS.get(suit_key)
         raise CardError(
             f"card {token!r}: unknown suit {suit_text!r} (suits are c d h s, ♣ ♦ ♥ ♠, or т/к б ч п)"
+            + (f"; {hint}" if hint else "")
         )
     return N_SUITS * _RANK_TOKENS[rank_key] + _SUIT_TOKENS[suit_key]
 
@@ -273,9 +292,7 @@ def parse_cards(
             card = parse_card(token)
             shown = token
         else:
-            card = int(token)
-            if not 0 <= card < DECK_SIZE:
-                raise CardError(f"card id {token!r} out of range 0..{DECK_SIZE - 1}")
+            card = check_card_id(token)
             shown = format_card(card)
         if card in seen:
             raise CardError(
