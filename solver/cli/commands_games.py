@@ -108,11 +108,11 @@ class _Progress:
 
 def _tournament_checks(args: argparse.Namespace, config: TournamentConfig) -> int:
     """Refuse or warn about option combinations before the work; the jobs used."""
-    if args.resume and not args.csv:
+    if args.resume and args.csv is None:
         raise QuintetError("--resume needs --csv FILE (the file to resume)")
     if args.scheduler is not None and args.backend != "dask":
         raise QuintetError("--scheduler needs --backend dask")
-    if args.csv:
+    if args.csv is not None:
         check_output_path(args.csv)
     if args.scheduler is None and args.connect_timeout != DASK_CONNECT_TIMEOUT:
         print("quintet: warning: --connect-timeout applies only to --scheduler", file=sys.stderr)
@@ -145,7 +145,7 @@ def _tournament(args: argparse.Namespace) -> Output:
         return Output(text, {"deals": config.deals, "resumed_deals": len(done), "csv": args.csv})
     progress = _Progress(config.deals - len(done), sys.stderr.isatty() and not args.json)
     sink: AbstractContextManager[IO[str] | None] = (
-        atomic_output(args.csv, keep_on_interrupt=True) if args.csv else nullcontext()
+        atomic_output(args.csv, keep_on_interrupt=True) if args.csv is not None else nullcontext()
     )
     with sink as handle:
         sheet = GamesCsv(handle, done)
@@ -161,7 +161,7 @@ def _tournament(args: argparse.Namespace) -> Output:
                 skip=done,
             )
         except KeyboardInterrupt:
-            if args.csv:
+            if args.csv is not None:
                 print(
                     f"quintet: {sheet.deals} of {config.deals} deals are in {args.csv}; "
                     "run the same command with --resume to play the others",

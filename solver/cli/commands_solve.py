@@ -323,7 +323,7 @@ def _progress(record: IterationRecord) -> None:
 def _equilibrium(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     setup = holdings_from_args(args, rules)
-    if args.out:
+    if args.out is not None:
         check_output_path(args.out)  # before the solve, not after it
     oracle = DoubleOracle(setup.mine, setup.theirs, rules, args.payoff)
     show_progress = sys.stderr.isatty() and not args.json
@@ -335,7 +335,7 @@ def _equilibrium(args: argparse.Namespace) -> Output:
     if show_progress:
         sys.stderr.write("\n")
     result = replace(oracle.result(args.tolerance), history=tuple(history))
-    if args.out:
+    if args.out is not None:
         write_mixture(equilibrium_mixture(result, setup.theirs), args.out)
     context = _context(setup, rules, "equilibrium")
     return equilibrium_report(result, context, args.lang, limit=args.show)
