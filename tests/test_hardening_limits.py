@@ -208,6 +208,7 @@ def test_conflicting_options_are_errors(command, fragment):
 
 
 WARNINGS = {
+    "lang with json": (["deal", "--seed", "1", "--json", "--lang", "ru"], "--lang"),
     "frontier ignores time limit": (
         ["suggest", "--seed", "1", "--time-limit", "5"],
         "--time-limit",

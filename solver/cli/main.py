@@ -157,6 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         flags = args.flags
         if args.command == "play" and args.json:
             raise UsageError("quintet play: --json is not available in the interactive game")
+        if args.json and args.lang != "en":
+            print(
+                "quintet: warning: --lang applies to the human output, not --json", file=sys.stderr
+            )
         handler: Callable[[argparse.Namespace], Any] = args.handler
         output = handler(args)
     except UsageError as error:
