@@ -69,6 +69,13 @@ def test_an_interrupt_keeps_what_was_written_only_when_asked(tmp_path):
         handle.write("rows so far\n")
         raise KeyboardInterrupt
     assert path.read_text(encoding="utf-8") == "rows so far\n"
+    with (
+        pytest.raises(KeyboardInterrupt),
+        atomic_output(path, keep_on_interrupt=lambda: False) as handle,
+    ):
+        handle.write("header only\n")  # nothing new finished: keep the old file
+        raise KeyboardInterrupt
+    assert path.read_text(encoding="utf-8") == "rows so far\n"
 
 
 def test_a_replaced_file_keeps_its_permissions(tmp_path):

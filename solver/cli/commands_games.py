@@ -144,11 +144,15 @@ def _tournament(args: argparse.Namespace) -> Output:
         text = f"all {config.deals} deals are already in {args.csv}: nothing to play"
         return Output(text, {"deals": config.deals, "resumed_deals": len(done), "csv": args.csv})
     progress = _Progress(config.deals - len(done), sys.stderr.isatty() and not args.json)
+    sheets: list[GamesCsv] = []  # an interrupt before any new deal keeps the old file
     sink: AbstractContextManager[IO[str] | None] = (
-        atomic_output(args.csv, keep_on_interrupt=True) if args.csv is not None else nullcontext()
+        atomic_output(args.csv, keep_on_interrupt=lambda: sheets[0].deals > len(done))
+        if args.csv is not None
+        else nullcontext()
     )
     with sink as handle:
         sheet = GamesCsv(handle, done)
+        sheets.append(sheet)
         try:
             result = run(
                 config,

@@ -28,7 +28,7 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -80,15 +80,18 @@ def check_output_path(path: str | Path) -> Path:
 
 
 @contextlib.contextmanager
-def atomic_output(path: str | Path, *, keep_on_interrupt: bool = False) -> Iterator[IO[str]]:
+def atomic_output(
+    path: str | Path, *, keep_on_interrupt: bool | Callable[[], bool] = False
+) -> Iterator[IO[str]]:
     """A text handle whose content replaces ``path`` only once complete.
 
     The temporary file sits in the target's directory (so that
     :func:`os.replace` is atomic).  On an error the temporary file is
     removed and the old file is left as it was; any :class:`OSError`
     becomes a :class:`FileError` naming the file.  With
-    ``keep_on_interrupt``, a :class:`KeyboardInterrupt` still moves what was
-    written into place (rows written as they finish, for a resume).
+    ``keep_on_interrupt`` (or when it is a function, if it returns True), a
+    :class:`KeyboardInterrupt` still moves what was written into place (rows
+    written as they finish, for a resume).
     """
     path = check_output_path(path)
     try:
@@ -102,7 +105,8 @@ def atomic_output(path: str | Path, *, keep_on_interrupt: bool = False) -> Itera
             try:
                 yield handle
             except KeyboardInterrupt:
-                if keep_on_interrupt:
+                keep = keep_on_interrupt() if callable(keep_on_interrupt) else keep_on_interrupt
+                if keep:
                     handle.flush()
                     _move(handle, temporary, path)
                 raise
