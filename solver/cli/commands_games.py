@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import AbstractContextManager, nullcontext
+from typing import IO
 
-from solver.cli.arguments import non_negative_int, positive_float, positive_int
+from solver.cli.arguments import non_negative_int, positive_float
 from solver.cli.commands import Command, rules_from_args
+from solver.cli.games_csv import GamesCsv, finished_deals
+from solver.cli.limits import MAX_DEALS, MAX_JOBS, MAX_SEED, bounded_int
 from solver.cli.report import Output
-from solver.cli.report_games import tournament_report, write_games_csv
+from solver.cli.report_games import tournament_report
+from solver.errors import QuintetError
+from solver.game.files import atomic_output, check_output_path
 from solver.play.players import PLAYER_NAMES
-from solver.play.tournament import TournamentConfig, run
+from solver.play.tournament import (
+    DASK_CONNECT_TIMEOUT,
+    TournamentConfig,
+    run,
+    used_jobs,
+)
 
 __all__ = ["COMMANDS"]
 
@@ -21,13 +32,19 @@ def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
         default=",".join(PLAYER_NAMES),
         help=f"comma-separated players (default: all of {', '.join(PLAYER_NAMES)})",
     )
-    parser.add_argument("--deals", type=positive_int, default=100, help="deals (default 100)")
-    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed (default 0)")
+    parser.add_argument(
+        "--deals",
+        type=bounded_int(1, MAX_DEALS),
+        default=100,
+        help=f"deals (default 100, at most {MAX_DEALS:,})",
+    )
+    parser.add_argument("--seed", type=bounded_int(0, MAX_SEED), default=0, help="seed (default 0)")
     parser.add_argument(
         "--jobs",
-        type=positive_int,
+        type=bounded_int(1, MAX_JOBS),
         default=1,
-        help="worker processes (default 1); results do not depend on it",
+        help="worker processes (default 1; a local run uses at most one per core); "
+        "results do not depend on it",
     )
     parser.add_argument(
         "--backend",
@@ -42,6 +59,14 @@ def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --backend dask: a running scheduler (default: start a local cluster of --jobs workers)",
     )
     parser.add_argument(
+        "--connect-timeout",
+        type=positive_float,
+        default=DASK_CONNECT_TIMEOUT,
+        metavar="S",
+        help=f"with --scheduler: fail if it does not answer within S seconds "
+        f"(default {DASK_CONNECT_TIMEOUT:g})",
+    )
+    parser.add_argument(
         "--eq-time-limit",
         type=positive_float,
         default=None,
@@ -50,7 +75,16 @@ def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
         "report shows the certified gap reached",
     )
     parser.add_argument(
-        "--csv", metavar="FILE", default=None, help="write one row per game to FILE"
+        "--csv",
+        metavar="FILE",
+        default=None,
+        help="write one row per game to FILE, as deals finish (an interrupted run keeps them)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --csv: keep the finished deals of FILE (same --players, --deals, --seed "
+        "and rules) and play only the others; the report covers the deals played now",
     )
 
 
@@ -72,6 +106,30 @@ class _Progress:
                 sys.stderr.write("\n")
 
 
+def _tournament_checks(args: argparse.Namespace, config: TournamentConfig) -> int:
+    """Refuse or warn about option combinations before the work; the jobs used."""
+    if args.resume and args.csv is None:
+        raise QuintetError("--resume needs --csv FILE (the file to resume)")
+    if args.scheduler is not None and args.backend != "dask":
+        raise QuintetError("--scheduler needs --backend dask")
+    if args.csv is not None:
+        check_output_path(args.csv)
+    if args.scheduler is None and args.connect_timeout != DASK_CONNECT_TIMEOUT:
+        print("quintet: warning: --connect-timeout applies only to --scheduler", file=sys.stderr)
+    eq_players = [p for p in config.players if p.startswith("eq-")]
+    if args.eq_time_limit is not None and not eq_players:
+        print("quintet: warning: --eq-time-limit applies only to eq-* players", file=sys.stderr)
+    if args.backend == "dask":
+        return int(args.jobs)
+    jobs = used_jobs(args.jobs, config.deals)
+    if jobs < args.jobs:
+        print(
+            f"quintet: warning: --jobs {args.jobs}: using {jobs} (one per core and per deal)",
+            file=sys.stderr,
+        )
+    return jobs
+
+
 def _tournament(args: argparse.Namespace) -> Output:
     config = TournamentConfig(
         players=tuple(args.players.split(",")),
@@ -80,13 +138,46 @@ def _tournament(args: argparse.Namespace) -> Output:
         rules=rules_from_args(args),
         equilibrium_time_limit=args.eq_time_limit,
     )
-    progress = _Progress(config.deals, sys.stderr.isatty() and not args.json)
-    result = run(
-        config, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, on_deal=progress
+    jobs = _tournament_checks(args, config)
+    done = finished_deals(args.csv, config) if args.resume else {}
+    if len(done) == config.deals:
+        text = f"all {config.deals} deals are already in {args.csv}: nothing to play"
+        return Output(text, {"deals": config.deals, "resumed_deals": len(done), "csv": args.csv})
+    progress = _Progress(config.deals - len(done), sys.stderr.isatty() and not args.json)
+    sheets: list[GamesCsv] = []  # an interrupt before any new deal keeps the old file
+    sink: AbstractContextManager[IO[str] | None] = (
+        atomic_output(args.csv, keep_on_interrupt=lambda: sheets[0].deals > len(done))
+        if args.csv is not None
+        else nullcontext()
     )
-    if args.csv:
-        write_games_csv(result, args.csv)
-    return tournament_report(result, args.lang, jobs=args.jobs)
+    with sink as handle:
+        sheet = GamesCsv(handle, done)
+        sheets.append(sheet)
+        try:
+            result = run(
+                config,
+                jobs=jobs,
+                backend=args.backend,
+                scheduler=args.scheduler,
+                connect_timeout=args.connect_timeout,
+                on_deal=progress,
+                on_record=sheet.save,
+                skip=done,
+            )
+        except KeyboardInterrupt:
+            if args.csv is not None:
+                print(
+                    f"quintet: {sheet.deals} of {config.deals} deals are in {args.csv}; "
+                    "run the same command with --resume to play the others",
+                    file=sys.stderr,
+                )
+            raise
+        sheet.finish(result.records)
+    output = tournament_report(result, args.lang, jobs=jobs)
+    if not done:
+        return output
+    note = f"resumed: {len(done)} deals were already in {args.csv} (in the CSV, not in this report)"
+    return Output(f"{output.text}\n{note}", {**output.payload, "resumed_deals": len(done)})
 
 
 def _play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -157,7 +248,13 @@ COMMANDS: list[Command] = [
         "every pair of players on the same seeded deals, each in each seat",
         _tournament_arguments,
         _tournament,
-        flags={"jobs": "--jobs", "scheduler": "--scheduler", "time_limit": "--eq-time-limit"},
+        flags={
+            "jobs": "--jobs",
+            "scheduler": "--scheduler",
+            "time_limit": "--eq-time-limit",
+            "equilibrium_time_limit": "--eq-time-limit",
+            "connect_timeout": "--connect-timeout",
+        },
     ),
     Command(
         "play",

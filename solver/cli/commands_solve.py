@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.cli.arguments import non_negative_float, positive_float, positive_int
+from solver.cli.arguments import non_negative_float, positive_float
 from solver.cli.commands import (
     Command,
     Setup,
@@ -24,12 +24,14 @@ from solver.cli.commands import (
     rules_from_args,
 )
 from solver.cli.commands_book import add_book_arguments, equilibrium_from_book, with_source
+from solver.cli.limits import MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS, bounded_int
 from solver.cli.report import Output
 from solver.cli.report_solve import SuggestContext, equilibrium_report, suggest_report
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, IterationRecord, Payoff
-from solver.errors import SolverError
+from solver.errors import MixtureError, QuintetError, SolverError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import parse_cards
+from solver.game.files import check_output_path
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.mixture import read_mixture, write_mixture
@@ -94,7 +96,10 @@ def opponent_from_args(
         return Opponent.known(arrangement, rules, holding=setup.theirs), "known"
     if against.endswith(".json") or Path(against).exists():
         mixture = read_mixture(against)
-        opponent = mixture.opponent(rules, holding=setup.theirs)
+        try:
+            opponent = mixture.opponent(rules, holding=setup.theirs)
+        except QuintetError as error:
+            raise MixtureError(f"{against}: {error}") from None
         return opponent, f"{against} ({len(mixture.arrangements)} arrangements)"
     raise SolverError(
         f"--against {against!r}: expected random, greedy, known or a mixture FILE.json"
@@ -119,7 +124,7 @@ def _opponent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--objective",
         choices=[o.value for o in Objective],
-        default="margin",
+        default=None,
         help="points: expected points scored; margin: points scored minus conceded "
         "(default); win: probability of more points than the opponent; game: win 1, "
         "draw 1/2, loss 0",
@@ -127,7 +132,7 @@ def _opponent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--payoff",
         choices=[p.value for p in Payoff],
-        default="margin",
+        default=None,
         help="with --against equilibrium: the payoff of the game (default margin)",
     )
     add_book_arguments(parser)
@@ -144,10 +149,11 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--top",
-        type=positive_int,
+        type=bounded_int(1, MAX_TOP),
         default=1,
         metavar="K",
-        help="also show the runners-up: the K best arrangements with distinct strength profiles",
+        help="also show the runners-up: the K best arrangements with distinct strength "
+        f"profiles (at most {MAX_TOP}; needs the cpsat engine)",
     )
     parser.add_argument(
         "--fix",
@@ -157,21 +163,25 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--samples",
-        type=positive_int,
-        default=DEFAULT_SAMPLES,
+        type=bounded_int(1, MAX_SAMPLES),
+        default=None,
         metavar="K",
         help="for win or game against a random opponent: arrangements sampled to "
-        f"optimize against (default {DEFAULT_SAMPLES})",
+        f"optimize against (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES})",
     )
     parser.add_argument(
-        "--workers", type=positive_int, default=2, help="CP-SAT search workers (default 2)"
+        "--workers",
+        type=bounded_int(1, MAX_WORKERS),
+        default=None,
+        help=f"CP-SAT search workers (default 2, at most {MAX_WORKERS})",
     )
     parser.add_argument(
         "--engine",
-        choices=["cpsat", "frontier"],
-        default="cpsat",
-        help="cpsat: CP-SAT proves optimality (default); frontier: the best of the holding's "
-        "frontier strategies, exhaustive (fast once the frontier is known; no --top)",
+        choices=["auto", "cpsat", "frontier"],
+        default="auto",
+        help="auto (default): frontier, or cpsat for --top; cpsat: CP-SAT proves "
+        "optimality (--top, --time-limit, --workers); frontier: the best of the holding's "
+        "frontier strategies, exhaustive and usually much faster (no --top)",
     )
 
 
@@ -186,6 +196,49 @@ def _context(setup: Setup, rules: Rules, against: str) -> SuggestContext:
     )
 
 
+def _warn(message: str) -> None:
+    print(f"quintet: warning: {message}", file=sys.stderr)
+
+
+def _suggest_engine(args: argparse.Namespace | SimpleNamespace, against: str) -> str:
+    """Refuse conflicting options, warn about ignored ones; the engine to use.
+
+    ``auto`` picks the frontier engine (exhaustive, usually far faster),
+    unless ``--top`` asks for runners-up, which only CP-SAT lists.
+    """
+    if args.known is not None and against != "known":
+        raise SolverError(f"--known gives the arrangement of --against known, not {against}")
+    if against == "equilibrium":
+        if args.top > 1 or args.fix:
+            raise SolverError("--against equilibrium takes no --top or --fix")
+        if args.objective is not None:
+            raise SolverError("--against equilibrium plays the --payoff game, not an --objective")
+        ignored = [f for f, v in (("--samples", args.samples), ("--workers", args.workers)) if v]
+        if args.engine != "auto":
+            ignored.append("--engine")
+        if ignored:
+            _warn(f"--against equilibrium ignores {', '.join(ignored)}")
+        return "equilibrium"
+    if args.payoff is not None:
+        raise SolverError("--payoff needs --against equilibrium (otherwise use --objective)")
+    engine = args.engine
+    if engine == "auto":
+        engine = "cpsat" if args.top > 1 else "frontier"
+    if engine == "frontier" and args.top > 1:
+        raise SolverError(
+            "--top needs --engine cpsat (the frontier holds only undominated profiles)"
+        )
+    if engine == "frontier":
+        options = (("--time-limit", args.time_limit), ("--workers", args.workers))
+        ignored = [flag for flag, value in options if value is not None]
+        if ignored:
+            _warn(f"the frontier engine is exhaustive and ignores {', '.join(ignored)}")
+    objective = args.objective or "margin"
+    if args.samples is not None and (objective in ("points", "margin") or against != "random"):
+        _warn("--samples applies only to --objective win or game against a random opponent")
+    return engine
+
+
 def _suggest(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     options = {key: getattr(args, key) for key in SUGGEST_DEFAULTS}
@@ -193,17 +246,18 @@ def _suggest(args: argparse.Namespace) -> Output:
 
 
 # The options of ``suggest`` (argument name: default), as the parser declares them.
+# None means "not given": conflicting or ignored options are refused or warned about.
 SUGGEST_DEFAULTS: dict[str, Any] = {
     "against": None,
     "known": None,
-    "objective": "margin",
+    "objective": None,
     "time_limit": None,
     "top": 1,
     "fix": None,
-    "samples": DEFAULT_SAMPLES,
-    "workers": 2,
-    "engine": "cpsat",
-    "payoff": "margin",
+    "samples": None,
+    "workers": None,
+    "engine": "auto",
+    "payoff": None,
     "book": None,
     "no_book": False,
 }
@@ -217,47 +271,42 @@ def suggest_output(setup: Setup, rules: Rules, lang: str, **options: Any) -> Out
     args = SimpleNamespace(**{**SUGGEST_DEFAULTS, **options})
     rng = np.random.default_rng([setup.seed, 1])
     against = args.against or ("known" if args.known is not None else "random")
-    if args.engine == "frontier" and args.top > 1:
-        raise SolverError(
-            "--top needs --engine cpsat (the frontier holds only undominated profiles)"
-        )
-    if against == "equilibrium":
-        if args.top > 1 or args.fix:
-            raise SolverError("--against equilibrium takes no --top or --fix")
+    engine = _suggest_engine(args, against)
+    if engine == "equilibrium":
+        payoff = args.payoff or "margin"
         answer, book_path = equilibrium_from_book(
             args.book,
             not args.no_book,
             setup.mine,
             setup.theirs,
             rules,
-            args.payoff,
+            payoff,
             time_limit=args.time_limit,
         )
         results = [
             equilibrium_response(
-                setup.mine, setup.theirs, rules, args.payoff, rng=rng, equilibrium=answer.result
+                setup.mine, setup.theirs, rules, payoff, rng=rng, equilibrium=answer.result
             )
         ]
-        description = f"equilibrium ({args.payoff} payoff)"
+        description = f"equilibrium ({payoff} payoff)"
     else:
         opponent, description = opponent_from_args(against, args.known, setup, rules)
-        common = {
+        objective = Objective(args.objective or "margin")
+        common: dict[str, Any] = {
             "fixed": parse_fix(args.fix, rules),
-            "samples": args.samples,
+            "samples": args.samples or DEFAULT_SAMPLES,
             "rng": rng,
         }
-        if args.engine == "frontier":
-            results = [
-                frontier_best_response(setup.mine, opponent, Objective(args.objective), **common)
-            ]
+        if engine == "frontier":
+            results = [frontier_best_response(setup.mine, opponent, objective, **common)]
         else:
             results = top_responses(
                 setup.mine,
                 opponent,
-                Objective(args.objective),
+                objective,
                 k=args.top,
                 time_limit=args.time_limit,
-                workers=args.workers,
+                workers=args.workers or 2,
                 **common,
             )
     context = _context(setup, rules, description)
@@ -296,10 +345,10 @@ def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--show",
-        type=positive_int,
+        type=bounded_int(1, MAX_SHOW),
         default=10,
         metavar="N",
-        help="how many of the most likely arrangements to list (default 10)",
+        help=f"how many of the most likely arrangements to list (default 10, at most {MAX_SHOW})",
     )
     add_book_arguments(parser)
 
@@ -315,6 +364,8 @@ def _progress(record: IterationRecord) -> None:
 def _equilibrium(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     setup = holdings_from_args(args, rules)
+    if args.out is not None:
+        check_output_path(args.out)  # before the solve, not after it
     show_progress = sys.stderr.isatty() and not args.json
     shown: list[IterationRecord] = []  # progress lines printed (none for a book lookup)
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from solver import __version__
+from solver.cli import streams
 from solver.game.cards import Lang
+from solver.game.payloads import strict_json
 
 __all__ = ["add_command_parser", "main"]
 
@@ -132,7 +133,10 @@ def plugin_commands() -> list[Any]:
 
 
 def to_json(payload: Any) -> str:
-    """JSON with two-space indentation, lists of scalars kept on one line.
+    """Strict JSON with two-space indentation, lists of scalars kept on one line.
+
+    Non-finite numbers (an unknown bound, an undefined interval) are written
+    as ``null``: the output never holds ``Infinity`` or ``NaN``.
 
     >>> print(to_json({"cards": ["As", "Kd"], "n": 2}))
     {
@@ -140,7 +144,7 @@ def to_json(payload: Any) -> str:
       "n": 2
     }
     """
-    text = json.dumps(payload, indent=2, ensure_ascii=False)
+    text = json.dumps(strict_json(payload), indent=2, ensure_ascii=False, allow_nan=False)
     # Fold arrays whose items are all scalars: card lists read better inline.
     return re.sub(
         r"\[\s*\n\s*((?:[^\[\]{}\n]+,\s*\n\s*)*[^\[\]{}\n]+?)\s*\n\s*\]",
@@ -165,11 +169,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     from solver.cli.commands import error_line
     from solver.errors import QuintetError
 
+    streams.prepare()
     flags: dict[str, str] = {}  # the command's option for each library argument
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         flags = args.flags
+        if args.command == "play" and args.json:
+            raise UsageError("quintet play: --json is not available in the interactive game")
+        if args.json and args.lang != "en":
+            print(
+                "quintet: warning: --lang applies to the human output, not --json", file=sys.stderr
+            )
         handler: Callable[[argparse.Namespace], Any] = args.handler
         output = handler(args)
     except UsageError as error:
@@ -181,6 +192,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("quintet: interrupted", file=sys.stderr)
         return 130
+    except OSError as error:
+        if not streams.output_failure(error):
+            raise
+        return _output_failed(error)
     if output is None:
         return 0
     try:
@@ -188,9 +203,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             _print_json(output.payload)
         else:
             print(output.text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (quintet ... | head): stop quietly.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as error:
+        if not streams.output_failure(error):
+            raise
+        return _output_failed(error)
     return 0
+
+
+def _output_failed(error: OSError) -> int:
+    """One line when the output cannot be written; a closed pipe stays quiet."""
+    streams.silence_stdout()  # the interpreter's last flush must not fail again
+    if not isinstance(error, BrokenPipeError):  # quintet ... | head: the reader left
+        print(f"quintet: error: cannot write the output: {error.strerror}", file=sys.stderr)
+    return streams.EXIT_OUTPUT

@@ -12,9 +12,11 @@ import csv
 from pathlib import Path
 from typing import Any
 
+from solver.cli.games_csv import HEADER, game_rows
 from solver.cli.report import Output, table_lines
 from solver.cli.text import say
 from solver.game.cards import Lang
+from solver.game.files import atomic_output
 from solver.game.payloads import rules_payload
 from solver.play.tournament import EXACT_GAP, DealRecord, TournamentResult
 
@@ -166,31 +168,9 @@ def _record_payload(record: DealRecord) -> dict[str, Any]:
 
 
 def write_games_csv(result: TournamentResult, path: str | Path) -> None:
-    """One row per game: deal, seed, players, seats, points and margin."""
-    with Path(path).open("w", newline="", encoding="utf-8") as handle:
+    """One row per game: deal, seed, players, seats, points and margin (atomically)."""
+    with atomic_output(path) as handle:
         writer = csv.writer(handle)
-        writer.writerow(
-            [
-                "deal",
-                "seed",
-                "first",
-                "second",
-                "first_seat",
-                "first_points",
-                "second_points",
-                "margin",
-            ]
-        )
-        for record, game in result.games():
-            writer.writerow(
-                [
-                    record.index,
-                    record.seed,
-                    game.first,
-                    game.second,
-                    game.first_seat + 1,
-                    game.points[0],
-                    game.points[1],
-                    game.margin,
-                ]
-            )
+        writer.writerow(HEADER)
+        for record in result.records:
+            writer.writerows(game_rows(record))

@@ -66,6 +66,7 @@ import numpy as np
 from solver.equilibria.matrix_game import MatrixGameLP
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
 from solver.errors import SolverError
+from solver.game.time_limit import check_time_limit
 
 __all__ = [
     "DEFAULT_TOLERANCE",
@@ -275,10 +276,11 @@ class DoubleOracle:
         when ``time_limit`` seconds have passed since ``started``, after
         ``max_iterations``, or when no best response gains any more.
         """
-        if tolerance < 0:
+        if not tolerance >= 0:  # NaN too
             raise SolverError(
                 f"tolerance must be non-negative, got {tolerance}", argument="tolerance"
             )
+        time_limit = check_time_limit(time_limit)
         if not self.rows.strategies:
             first_row, first_column = self.oracle.initial()
             self._add([first_row], [] if self.oracle.symmetric else [first_column])

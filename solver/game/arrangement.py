@@ -29,7 +29,7 @@ from enum import Enum, IntEnum
 import numpy as np
 
 from solver.errors import ArrangementError, CardError
-from solver.game.cards import DECK_SIZE, HAND_SIZE, Lang, format_cards, parse_cards
+from solver.game.cards import DECK_SIZE, HAND_SIZE, Lang, card_ids, format_cards, parse_cards
 from solver.game.evaluator import strength
 from solver.game.rules import DEFAULT_RULES, Rules
 
@@ -78,7 +78,10 @@ class Arrangement:
     packets: tuple[tuple[int, ...], ...]
 
     def __post_init__(self) -> None:
-        packets = tuple(tuple(int(c) for c in packet) for packet in self.packets)
+        try:
+            packets = tuple(card_ids(packet, who="arrangement") for packet in self.packets)
+        except CardError as error:
+            raise ArrangementError(str(error)) from None
         if not packets:
             raise ArrangementError("an arrangement needs at least one packet")
         seen: set[int] = set()
@@ -136,7 +139,7 @@ class Arrangement:
         array = np.asarray(array)
         if array.ndim != 2 or array.shape[1] != HAND_SIZE:
             raise ArrangementError(f"an arrangement array has shape (n, 5), got {array.shape}")
-        return cls(tuple(tuple(int(c) for c in row) for row in array))
+        return cls(tuple(tuple(row) for row in array))
 
     @property
     def n_packets(self) -> int:
@@ -176,7 +179,7 @@ class Arrangement:
             )
         if holding is None:
             return
-        held = {int(c) for c in holding}
+        held = set(card_ids(holding, who="holding"))
         used = set(self.cards)
         extra = sorted(used - held)
         missing = sorted(held - used)

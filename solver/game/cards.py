@@ -55,6 +55,8 @@ __all__ = [
     "N_SUITS",
     "Lang",
     "card_id",
+    "card_ids",
+    "check_card_id",
     "format_card",
     "format_cards",
     "parse_card",
@@ -129,6 +131,18 @@ _LOOKALIKE_HINTS = {
     "d": "Latin D; the Queen is Q or Cyrillic Д",
     "а": "Cyrillic А; the Ace is Latin A or Cyrillic Т",
 }
+# Letters that look like (or transliterate) a suit of the other alphabet.
+_SUIT_LOOKALIKE_HINTS = {
+    "с": "Cyrillic с; clubs are Latin c, or Cyrillic т or к",
+    "k": "Latin k; clubs are c, or Cyrillic к or т",
+    "t": "Latin t; clubs are c, or Cyrillic т or к",
+    "b": "Latin b; diamonds are d, or Cyrillic б",
+    "ԁ": "Cyrillic ԁ; diamonds are Latin d, or Cyrillic б",
+    "һ": "Cyrillic һ; hearts are Latin h, or Cyrillic ч",
+    "n": "Latin n; spades are s, or Cyrillic п",
+    "p": "Latin p; spades are s, or Cyrillic п",
+    "ѕ": "Cyrillic ѕ; spades are Latin s, or Cyrillic п",
+}
 _VARIATION_SELECTOR = "\ufe0f"  # emoji presentation of ♠ etc.
 
 
@@ -198,6 +212,11 @@ def parse_card(token: str) -> int:
         raise CardError("empty card token")
     if len(text) < 2:
         raise CardError(f"card {token!r}: a card is a rank followed by a suit, e.g. As or 10♥")
+    if text.casefold() in _RANK_TOKENS:
+        raise CardError(
+            f"card {token!r}: the suit is missing; a card is a rank followed by a suit, "
+            f"e.g. {text}♥ or {text}h"
+        )
     rank_text, suit_text = text[:-1], text[-1]
     rank_key = rank_text.casefold()
     if rank_key not in _RANK_TOKENS:
@@ -214,8 +233,10 @@ def parse_card(token: str) -> int:
         )
     suit_key = suit_text.casefold()
     if suit_key not in _SUIT_TOKENS:
+        hint = _SUIT_LOOKALIKE_HINTS.get(suit_key)
         raise CardError(
             f"card {token!r}: unknown suit {suit_text!r} (suits are c d h s, ♣ ♦ ♥ ♠, or т/к б ч п)"
+            + (f"; {hint}" if hint else "")
         )
     return N_SUITS * _RANK_TOKENS[rank_key] + _SUIT_TOKENS[suit_key]
 
@@ -271,9 +292,7 @@ def parse_cards(
             card = parse_card(token)
             shown = token
         else:
-            card = int(token)
-            if not 0 <= card < DECK_SIZE:
-                raise CardError(f"card id {token!r} out of range 0..{DECK_SIZE - 1}")
+            card = check_card_id(token)
             shown = format_card(card)
         if card in seen:
             raise CardError(
@@ -286,15 +305,61 @@ def parse_cards(
     return tuple(ids)
 
 
+def check_card_id(value: object) -> int:
+    """One card id as an ``int``: an integer (Python or numpy) from 0 to 31.
+
+    Floats, bools and strings are refused, never truncated: ``1.9`` is not
+    card 1.
+
+    >>> check_card_id(np.int64(31))
+    31
+    >>> check_card_id(1.0)
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: card id 1.0 is not an integer
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise CardError(f"card id {value!r} is not an integer")
+    card = int(value)
+    if not 0 <= card < DECK_SIZE:
+        raise CardError(f"card id {card} out of range 0..{DECK_SIZE - 1}")
+    return card
+
+
+def card_ids(cards: Iterable[object], who: str = "cards") -> tuple[int, ...]:
+    """Card ids checked one by one (:func:`check_card_id`); errors start with ``who``.
+
+    Every public function that takes card ids checks them here.
+
+    >>> card_ids(np.array([0, 31]))
+    (0, 31)
+    >>> card_ids([0, float("inf")], who="holding")
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: holding: card id inf is not an integer
+    """
+    if isinstance(cards, (str, bytes)):
+        raise CardError(f"{who}: expected card ids, got text (parse it with parse_cards)")
+    try:
+        items = list(cards)
+    except TypeError:
+        raise CardError(f"{who}: expected card ids, got {type(cards).__name__}") from None
+    checked = []
+    for value in items:
+        try:
+            checked.append(check_card_id(value))
+        except CardError as error:
+            raise CardError(f"{who}: {error}") from None
+    return tuple(checked)
+
+
 def format_card(card: int, *, ascii: bool = False, lang: Lang | str = Lang.EN) -> str:
     """Format one card: ``A♠`` for people, ``As`` for machines (``ascii=True``).
 
     >>> format_card(31), format_card(31, lang="ru"), format_card(12, ascii=True)
     ('A♠', 'Т♠', 'Tc')
     """
-    card = int(card)
-    if not 0 <= card < DECK_SIZE:
-        raise CardError(f"card id {card} out of range 0..{DECK_SIZE - 1}")
+    card = check_card_id(card)
     rank, suit = divmod(card, N_SUITS)
     if ascii:
         return _RANK_ASCII[rank] + _SUIT_ASCII[suit]
@@ -309,4 +374,4 @@ def format_cards(
     >>> format_cards([28, 29, 30], ascii=True)
     'Ac Ad Ah'
     """
-    return " ".join(format_card(int(c), ascii=ascii, lang=lang) for c in cards)
+    return " ".join(format_card(c, ascii=ascii, lang=lang) for c in cards)

@@ -42,13 +42,18 @@ import numpy as np
 from solver.errors import ArrangementError, CardError, MixtureError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import parse_cards
-from solver.game.payloads import arrangement_payload, cards_payload
+from solver.game.files import FileError, atomic_write_text, read_text_limited
+from solver.game.payloads import arrangement_payload, cards_payload, strict_json
 from solver.game.rules import Rules
 from solver.models.opponents import Opponent, OpponentKind, check_probabilities
 
-__all__ = ["FORMAT", "Mixture", "read_mixture", "write_mixture"]
+__all__ = ["FORMAT", "MAX_MIXTURE_BYTES", "Mixture", "read_mixture", "write_mixture"]
 
 FORMAT = "quintet-mixture/1"
+
+# A mixture file larger than this is refused before it is parsed (an exact
+# equilibrium's support is a few hundred arrangements: tens of kilobytes).
+MAX_MIXTURE_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,8 @@ class Mixture:
             probability = item["probability"]
             if isinstance(probability, bool) or not isinstance(probability, (int, float)):
                 raise MixtureError(f"{where}: probability must be a number")
+            if not 0 <= probability <= 1:
+                raise MixtureError(f"{where}: probability must be non-negative and at most 1")
             arrangements.append(_arrangement(item["arrangement"], where))
             probabilities.append(float(probability))
         metadata = {
@@ -187,20 +194,32 @@ def read_mixture(path: str | Path) -> Mixture:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise MixtureError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise MixtureError(f"{path}: cannot read: {error}") from None
+        text = read_text_limited(path, max_bytes=MAX_MIXTURE_BYTES)
+    except FileError as error:
+        raise MixtureError(str(error)) from None
     try:
-        payload = json.loads(text)
+        payload = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         raise MixtureError(
             f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         ) from None
+    except RecursionError:
+        raise MixtureError(f"{path}: not a mixture: JSON nested too deeply") from None
+    except ValueError as error:  # an integer of more than 4300 digits, NaN, Infinity
+        raise MixtureError(f"{path}: not a mixture: {error}") from None
     return Mixture.from_dict(payload, source=str(path))
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a finite number")
+
+
 def write_mixture(mixture: Mixture, path: str | Path) -> None:
-    """Write a mixture file (ASCII card codes, two-space indentation)."""
-    Path(path).write_text(json.dumps(mixture.to_dict(), indent=2) + "\n", encoding="utf-8")
+    """Write a mixture file (ASCII card codes, two-space indentation), atomically.
+
+    Non-finite numbers of the metadata are written as ``null`` (strict JSON);
+    a failed write raises :class:`~solver.game.files.FileError` and leaves
+    any old file intact.
+    """
+    text = json.dumps(strict_json(mixture.to_dict()), indent=2, allow_nan=False)
+    atomic_write_text(path, text + "\n")

@@ -36,7 +36,7 @@ from itertools import combinations
 import numpy as np
 
 from solver.errors import ArrangementError, CardError
-from solver.game.cards import DECK_SIZE, HAND_SIZE, N_RANKS, N_SUITS, format_cards
+from solver.game.cards import DECK_SIZE, HAND_SIZE, N_RANKS, N_SUITS, card_ids, format_cards
 from solver.game.evaluator import hand_table, multiset_index, rank_multisets, strength
 from solver.game.rules import DEFAULT_RULES, Rules
 
@@ -63,7 +63,7 @@ def check_holding(
     solver.errors.CardError: holding: expected 25 cards, got 24
     """
     rules = rules or DEFAULT_RULES
-    held = [int(c) for c in cards]
+    held = list(card_ids(cards, who=who))
     expected = HAND_SIZE * rules.n_packets
     if len(held) != expected:
         raise CardError(f"{who}: expected {expected} cards, got {len(held)}")

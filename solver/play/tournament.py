@@ -25,11 +25,12 @@ solver.errors.QuintetError: a tournament needs at least two players
 
 from __future__ import annotations
 
+import math
 import os
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -40,12 +41,15 @@ from solver.errors import QuintetError
 from solver.game.arrangement import points_against
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.time_limit import check_time_limit
 from solver.models.opponents import Objective, Opponent
 from solver.play.players import PLAYER_NAMES, equilibrium_strategies, player, players
+from solver.play.runners import DASK_CONNECT_TIMEOUT, chunks, run_dask, run_local
 from solver.response.frontier import cached_frontier
 from solver.response.frontier_response import frontier_best_response
 
 __all__ = [
+    "DASK_CONNECT_TIMEOUT",
     "EXACT_GAP",
     "DealRecord",
     "PairStats",
@@ -54,6 +58,7 @@ __all__ = [
     "TournamentResult",
     "play_deal",
     "run",
+    "used_jobs",
 ]
 
 # An equilibrium strategy counts as exact when its certified gap is at most
@@ -80,6 +85,8 @@ class TournamentConfig:
             raise QuintetError(f"the number of deals must be at least 1, got {self.deals}")
         if self.seed < 0:
             raise QuintetError(f"the seed must be non-negative, got {self.seed}")
+        limit = check_time_limit(self.equilibrium_time_limit, "equilibrium_time_limit")
+        object.__setattr__(self, "equilibrium_time_limit", limit)
 
 
 @dataclass(frozen=True)
@@ -274,66 +281,13 @@ class TournamentResult:
         return out
 
 
-def _chunks(n: int, parts: int) -> list[list[int]]:
-    size = max(1, min(8, n // max(1, 4 * parts)))
-    return [list(range(start, min(n, start + size))) for start in range(0, n, size)]
+def used_jobs(jobs: int, deals: int) -> int:
+    """Worker processes a local run uses: no more than the cores, nor the deals.
 
-
-def _run_local(
-    config: TournamentConfig, jobs: int, on_deal: Callable[[int], None]
-) -> list[DealRecord]:
-    if jobs <= 1:
-        records = []
-        for i in range(config.deals):
-            records.append(play_deal(config, i))
-            on_deal(1)
-        return records
-    records = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_play_chunk, config, chunk) for chunk in _chunks(config.deals, jobs)]
-        for future in futures:
-            part = future.result()
-            records.extend(part)
-            on_deal(len(part))
-    return records
-
-
-def _run_dask(
-    config: TournamentConfig, jobs: int, scheduler: str | None, on_deal: Callable[[int], None]
-) -> list[DealRecord]:
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise QuintetError(
-            'the dask backend needs the distributed extra: pip install "quintet-solver[distributed]"'
-        ) from None
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = Client(cluster)
-    else:
-        try:
-            client = Client(scheduler)
-        except (OSError, ValueError, TimeoutError) as error:
-            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-            raise QuintetError(f"cannot use the Dask scheduler {scheduler!r}: {reason}") from None
-    try:
-        futures = [
-            client.submit(_play_chunk, config, chunk, pure=False)
-            for chunk in _chunks(config.deals, jobs)
-        ]
-        records = []
-        for future in as_completed(futures):
-            part = future.result()
-            records.extend(part)
-            on_deal(len(part))
-        return records
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    >>> used_jobs(1, 10)
+    1
+    """
+    return max(1, min(jobs, os.cpu_count() or jobs, deals))
 
 
 def run(
@@ -343,6 +297,9 @@ def run(
     backend: str = "local",
     scheduler: str | None = None,
     on_deal: Callable[[int], None] | None = None,
+    on_record: Callable[[DealRecord], None] | None = None,
+    skip: Collection[int] = (),
+    connect_timeout: float = DASK_CONNECT_TIMEOUT,
 ) -> TournamentResult:
     """Play a tournament.
 
@@ -359,6 +316,14 @@ def run(
         local cluster of ``jobs`` workers is started and stopped.
     on_deal
         Called with the number of deals finished, as they finish (progress).
+    on_record
+        Called with each deal's record as it finishes (in finishing order),
+        to save results as they come: an interrupted run keeps them.
+    skip
+        Indices of deals not to play (already played by an interrupted run):
+        the result holds the other deals only.
+    connect_timeout
+        For a Dask ``scheduler``: seconds to wait for it to answer.
 
     Returns
     -------
@@ -372,14 +337,28 @@ def run(
         raise QuintetError(
             f"scheduler needs backend='dask', got backend={backend!r}", argument="scheduler"
         )
-    jobs = min(jobs, os.cpu_count() or jobs, config.deals) if backend == "local" else jobs
-    callback = on_deal or (lambda _: None)
+    if not connect_timeout > 0 or not math.isfinite(connect_timeout):
+        raise QuintetError(
+            f"connect_timeout must be a positive number, got {connect_timeout}",
+            argument="connect_timeout",
+        )
+    if backend not in ("local", "dask"):
+        raise QuintetError(f"unknown backend {backend!r} (backends: local, dask)")
+    skipped = set(skip)
+    indices = [i for i in range(config.deals) if i not in skipped]
+    jobs = used_jobs(jobs, len(indices)) if backend == "local" else jobs
+
+    def finished(record: DealRecord) -> None:
+        if on_record is not None:
+            on_record(record)
+        if on_deal is not None:
+            on_deal(1)
+
+    work = partial(_play_chunk, config)
     started = time.perf_counter()
     if backend == "local":
-        records = _run_local(config, jobs, callback)
-    elif backend == "dask":
-        records = _run_dask(config, jobs, scheduler, callback)
+        records = run_local(work, chunks(indices, jobs), jobs, finished)
     else:
-        raise QuintetError(f"unknown backend {backend!r} (backends: local, dask)")
+        records = run_dask(work, chunks(indices, jobs), jobs, scheduler, finished, connect_timeout)
     records.sort(key=lambda r: r.index)
     return TournamentResult(config, tuple(records), time.perf_counter() - started)

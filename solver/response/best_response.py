@@ -39,11 +39,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.errors import SolverError
+from solver.errors import CardError, SolverError
 from solver.game.arrangement import Arrangement, points_against
-from solver.game.cards import HAND_SIZE, format_cards
+from solver.game.cards import HAND_SIZE, card_ids, format_cards
 from solver.game.evaluator import strength
 from solver.game.rules import Rules
+from solver.game.time_limit import check_time_limit
 from solver.models.heuristics import random_profiles
 from solver.models.opponents import (
     Objective,
@@ -87,7 +88,10 @@ def parse_fixed(
                 f"fixed: position {position} is not between 1 and {rules.n_packets}",
                 argument="fixed",
             )
-        packet = tuple(int(c) for c in cards)
+        try:
+            packet = card_ids(cards, who=f"fixed: position {position}")
+        except CardError as error:
+            raise SolverError(str(error), argument="fixed") from None
         if len(packet) != HAND_SIZE or len(set(packet)) != HAND_SIZE:
             raise SolverError(
                 f"fixed: position {position} needs five distinct cards", argument="fixed"
@@ -293,8 +297,7 @@ def top_responses(
     """
     if k < 1:
         raise SolverError(f"k must be at least 1, got {k}", argument="k")
-    if time_limit is not None and time_limit <= 0:
-        raise SolverError(f"time_limit must be positive, got {time_limit}", argument="time_limit")
+    time_limit = check_time_limit(time_limit)
     if workers < 1:
         raise SolverError(f"workers must be at least 1, got {workers}", argument="workers")
     started = time.perf_counter()

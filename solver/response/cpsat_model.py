@@ -35,6 +35,7 @@ import numpy as np
 from solver.game.rules import Rules
 from solver.models.opponents import Objective, Opponent, position_values
 from solver.models.packets import PacketOptions
+from solver.response import interrupt
 
 __all__ = ["ArrangementModel", "ModelOutcome", "ModelStatus", "Problem"]
 
@@ -252,7 +253,7 @@ class ArrangementModel:
         solver.parameters.cp_model_probing_level = 0
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
-        status = solver.solve(self.model)
+        status = interrupt.solve(solver, self.model)  # Ctrl-C raises KeyboardInterrupt
         if status in (cp.OPTIMAL, cp.FEASIBLE):
             chosen = [
                 next(k for k, var in self.by_position[j] if solver.boolean_value(var))

@@ -75,6 +75,13 @@ class BestResponse:
     estimate: Estimate | None = None
     note: str = ""
 
+    def __post_init__(self) -> None:
+        # A probability (win, game) is at most 1, whatever bound a solver
+        # stopped early reports (CP-SAT's can be far above 1, or infinite).
+        if self.objective in (Objective.WIN, Objective.GAME):
+            object.__setattr__(self, "value", min(1.0, max(0.0, self.value)))
+            object.__setattr__(self, "bound", max(self.value, min(1.0, self.bound)))
+
     @property
     def gap(self) -> float:
         """``bound - value``, never negative."""

@@ -107,14 +107,14 @@ class SuggestIn(HoldingsIn):
 
     against: Literal["random", "greedy", "known", "equilibrium"] | None = None
     known: Annotated[str, Field(max_length=1000)] | None = None
-    objective: Literal["points", "margin", "win", "game"] = "margin"
+    objective: Literal["points", "margin", "win", "game"] | None = None
     time_limit: Seconds | None = None
     top: Annotated[int, Field(ge=1, le=20)] = 1
     fix: Annotated[list[Annotated[str, Field(max_length=400)]], Field(max_length=5)] | None = None
-    samples: Annotated[int, Field(ge=1, le=10_000)] = 1000
-    workers: Annotated[int, Field(ge=1, le=8)] = 2
-    engine: Literal["cpsat", "frontier"] = "cpsat"
-    payoff: Literal["margin", "win"] = "margin"
+    samples: Annotated[int, Field(ge=1, le=10_000)] | None = None
+    workers: Annotated[int, Field(ge=1, le=8)] | None = None
+    engine: Literal["auto", "cpsat", "frontier"] = "auto"
+    payoff: Literal["margin", "win"] | None = None
 
     def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
         """The keyword arguments of :func:`solver.cli.commands_solve.suggest_output`."""

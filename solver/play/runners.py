@@ -1,0 +1,159 @@
+"""Where a tournament's work runs: this process, a local pool, or Dask.
+
+The work is a function of a list of deal indices (a part) returning one
+result per index; the runners call it on every part and pass each result on
+as soon as its part finishes, so that a caller can save results as they
+come.  An interrupt stops a pool at once (queued parts cancelled, workers
+terminated); a Dask scheduler that does not answer fails within
+:data:`DASK_CONNECT_TIMEOUT` seconds, as a :class:`~solver.errors.QuintetError`.
+
+>>> run_local(lambda part: [i * i for i in part], chunks([1, 2, 3], 1), 1, lambda r: None)
+[1, 4, 9]
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import TypeVar
+
+from solver.errors import QuintetError
+
+__all__ = ["DASK_CONNECT_TIMEOUT", "chunks", "run_dask", "run_local"]
+
+T = TypeVar("T")
+
+# Seconds to wait for a Dask scheduler to answer before giving up: an
+# address that is not a scheduler (a web server, a silent port) fails then.
+DASK_CONNECT_TIMEOUT = 10.0
+
+
+def chunks(indices: list[int], parts: int) -> list[list[int]]:
+    """``indices`` in chunks: about four per worker, at most eight items each.
+
+    >>> chunks(list(range(5)), 1)
+    [[0], [1], [2], [3], [4]]
+    """
+    size = max(1, min(8, len(indices) // max(1, 4 * parts)))
+    return [indices[start : start + size] for start in range(0, len(indices), size)]
+
+
+def _ignore_interrupts() -> None:
+    # Workers leave Ctrl-C to the parent, which stops them (no traceback from each).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_local(
+    work: Callable[[list[int]], list[T]],
+    parts: list[list[int]],
+    jobs: int,
+    on_result: Callable[[T], None],
+) -> list[T]:
+    """``work`` on every part, in this process (``jobs`` 1) or a pool of ``jobs``.
+
+    ``on_result`` sees each result as its part finishes.  An interrupt (or
+    any error) cancels the queued parts and terminates the workers at once.
+    """
+    records: list[T] = []
+    if jobs <= 1:
+        for part in parts:
+            for record in work(part):
+                records.append(record)
+                on_result(record)
+        return records
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    try:
+        futures = [pool.submit(work, part) for part in parts]
+        for future in as_completed(futures):
+            for record in future.result():
+                records.append(record)
+                on_result(record)
+    except BaseException:
+        _stop_pool(pool)  # an interrupt stops now, not after every queued chunk
+        raise
+    pool.shutdown()
+    return records
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel the queued chunks and terminate the workers."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+
+
+def _dask_client(scheduler: str, timeout: float) -> object:
+    """A client of a running scheduler, or a QuintetError within the connect timeout.
+
+    The client connects in a daemon thread: a port that accepts but never
+    answers (a web server, a silent listener) can block the handshake past
+    ``Client``'s own timeout, so the wait is bounded here.
+    """
+    from distributed import Client
+
+    outcome: dict[str, object] = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = Client(scheduler, timeout=timeout)
+        except Exception as error:  # distributed raises many kinds; all mean "cannot connect"
+            lines = str(error).strip().splitlines()
+            outcome["reason"] = lines[0] if lines else type(error).__name__
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 1)
+    if "client" in outcome:
+        return outcome["client"]
+    reason = outcome.get("reason", "no answer")
+    raise QuintetError(
+        f"scheduler {scheduler!r} is not a reachable Dask scheduler "
+        f"(waited at most {timeout:g} s): {reason}",
+        argument="scheduler",
+    )
+
+
+def run_dask(
+    work: Callable[[list[int]], list[T]],
+    parts: list[list[int]],
+    jobs: int,
+    scheduler: str | None,
+    on_result: Callable[[T], None],
+    connect_timeout: float = DASK_CONNECT_TIMEOUT,
+) -> list[T]:
+    """``work`` on every part on a Dask cluster: ``scheduler``'s, or a local one of ``jobs``."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise QuintetError(
+            'the dask backend needs the distributed extra: pip install "quintet-solver[distributed]"'
+        ) from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    else:
+        client = _dask_client(scheduler, connect_timeout)  # type: ignore[assignment]
+    futures = []
+    try:
+        futures = [client.submit(work, part, pure=False) for part in parts]
+        records: list[T] = []
+        for future in as_completed(futures):
+            for record in future.result():
+                records.append(record)
+                on_result(record)
+        return records
+    except BaseException:
+        client.cancel(futures)
+        raise
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

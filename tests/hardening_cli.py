@@ -1,0 +1,28 @@
+"""Shared by the tests/test_hardening_*.py files: run ``quintet`` as a real subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+CLI = [sys.executable, "-m", "solver.cli"]
+
+
+def quintet(*args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
+    """Run ``quintet args`` and capture its text output."""
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, **options)
+
+
+def one_line_error(process: subprocess.CompletedProcess, fragment: str, status: int = 2) -> None:
+    """The run failed with ``status`` and exactly one line on stderr containing ``fragment``."""
+    assert process.returncode == status, (process.returncode, process.stderr)
+    lines = process.stderr.strip().splitlines()
+    assert len(lines) == 1, process.stderr
+    assert fragment in lines[0], lines[0]
+    assert "Traceback" not in process.stderr
+
+
+def environment(**changes: str) -> dict[str, str]:
+    """This process's environment with ``changes``."""
+    return {**os.environ, **changes}
