@@ -9,7 +9,7 @@ Run from the repository root::
    against player 1's holding, objectives points and margin, against
    ``Opponent.random`` and the greedy arrangement; one untimed warm-up on the
    deal ``S + N``.  The slowest calls are listed with the CP-SAT models they
-   solved (counted by wrapping the public ``ArrangementModel.solve``, read-only).
+   solved (``BestResponse.models``).
 2. The direct model on the first ``M`` deals: one boolean per (5-card subset
    of the 25 cards, position), 265,650 of them, each card in one packet, each
    position one packet, the same exact integer coefficients
@@ -25,11 +25,10 @@ wall <= 0.5 s, p95 <= 2 s; win against the mixture median <= 10 s.
 
 from __future__ import annotations
 
-import contextlib
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -56,7 +55,6 @@ from solver.models.heuristics import greedy_arrangement, random_arrangements
 from solver.models.opponents import Objective, Opponent, position_values
 from solver.models.packets import subsets
 from solver.response.best_response import SolveStatus, best_response
-from solver.response.cpsat_model import ArrangementModel
 
 OPPONENTS = ("random", "greedy")
 OBJECTIVES = (Objective.POINTS, Objective.MARGIN)
@@ -70,34 +68,14 @@ def opponent_of(name: str, holding: tuple[int, ...]) -> Opponent:
     return Opponent.known(greedy_arrangement(holding))
 
 
-@contextlib.contextmanager
-def counting_models() -> Iterator[list[tuple[int, int, float]]]:
-    """(booleans, unpruned booleans, seconds) of each ``ArrangementModel.solve`` in the block."""
-    models: list[tuple[int, int, float]] = []
-    original = ArrangementModel.solve
-
-    def solve(self: ArrangementModel, *args: Any) -> Any:
-        started = time.perf_counter()
-        outcome = original(self, *args)
-        full = self.problem.options.n_options * len(self.problem.free_positions)
-        models.append((len(self.pairs), full, time.perf_counter() - started))
-        return outcome
-
-    ArrangementModel.solve = solve  # type: ignore[method-assign]
-    try:
-        yield models
-    finally:
-        ArrangementModel.solve = original  # type: ignore[method-assign]
-
-
 def ours(holding: tuple[int, ...], opponent: Opponent, objective: Objective, args: Any) -> dict:
-    """One timed best response, with the models it solved."""
-    with counting_models() as models:
-        started = time.perf_counter()
-        result = best_response(
-            holding, opponent, objective, time_limit=args.time_limit, workers=args.workers
-        )
-        wall = time.perf_counter() - started
+    """One timed best response, with the models it solved (``BestResponse.models``)."""
+    started = time.perf_counter()
+    result = best_response(
+        holding, opponent, objective, time_limit=args.time_limit, workers=args.workers
+    )
+    wall = time.perf_counter() - started
+    models = [(m.booleans, m.unpruned, m.seconds) for m in result.models]
     return {"result": result, "wall": wall, "models": models}
 
 
@@ -221,7 +199,7 @@ def our_tables(runs: dict, args: Any) -> list[Table]:
             + [f"{r['result'].value:.4f}"]
         )
     slowest.notes = [
-        "CP-SAT solves: calls of ArrangementModel.solve (each after a model build). Against a "
+        "CP-SAT solves: BestResponse.models (each after a model build). Against a "
         "random opponent each successive model keeps more (option, position) pairs (the pruning "
         "slack grows fourfold) until its optimum reaches the floor; against a known arrangement "
         "each solve checks one win/tie/loss pattern.",

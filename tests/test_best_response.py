@@ -822,3 +822,19 @@ def test_wrong_holding_size_raises():
     inst = INSTANCES["r10-mirror"]
     with pytest.raises(QuintetError):
         best_response(inst.mine[:9], Opponent.random(inst.theirs, inst.rules))
+
+
+def test_results_list_the_models_solved():
+    inst = INSTANCES["r10-mirror"]
+    opponent = Opponent.random(inst.theirs, inst.rules)
+    result = best_response(inst.mine, opponent, Objective.MARGIN, workers=1)
+    assert result.models, "a CP-SAT search solves at least one model"
+    n_free = len(inst.rules.position_points)
+    for model in result.models:
+        assert 0 < model.booleans <= model.unpruned
+        assert model.unpruned % n_free == 0  # every option at every free position
+        assert model.seconds > 0
+    # Every packet fixed: nothing left to solve.
+    everything = {i + 1: packet for i, packet in enumerate(result.arrangement.packets)}
+    fixed = best_response(inst.mine, opponent, Objective.MARGIN, fixed=everything)
+    assert fixed.models == ()

@@ -260,6 +260,7 @@ def _result(
         positions=position_stats(profile, original),
         estimate=estimate,
         note=note,
+        models=tuple(problem.solves),
     )
 
 

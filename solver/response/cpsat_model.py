@@ -26,7 +26,8 @@ maximizing ``sum_j n_j * win_j`` (game: ``sum_j n_j * (win_j + draw_or_win_j)``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -36,6 +37,7 @@ from solver.game.rules import Rules
 from solver.models.opponents import Objective, Opponent, position_values
 from solver.models.packets import PacketOptions
 from solver.response import interrupt
+from solver.response.results import ModelSolve
 
 __all__ = ["ArrangementModel", "ModelOutcome", "ModelStatus", "Problem"]
 
@@ -57,6 +59,8 @@ class Problem:
         0-based position -> fixed packet.
     fixed_strengths
         0-based position -> strength of its fixed packet.
+    solves
+        Each model solved for this problem (size and time), in order.
     """
 
     rules: Rules
@@ -66,6 +70,7 @@ class Problem:
     free_positions: list[int]
     fixed: dict[int, tuple[int, ...]]
     fixed_strengths: dict[int, int]
+    solves: list[ModelSolve] = field(default_factory=list)  # every model solved, in order
 
     def coefficients(self) -> tuple[np.ndarray, int, int]:
         """For separable objectives: ``(value[k, j], constant, scale)``.
@@ -253,7 +258,12 @@ class ArrangementModel:
         solver.parameters.cp_model_probing_level = 0
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
+        started = time.perf_counter()
         status = interrupt.solve(solver, self.model)  # Ctrl-C raises KeyboardInterrupt
+        unpruned = self.problem.options.n_options * len(self.problem.free_positions)
+        self.problem.solves.append(
+            ModelSolve(len(self.pairs), unpruned, time.perf_counter() - started)
+        )
         if status in (cp.OPTIMAL, cp.FEASIBLE):
             chosen = [
                 next(k for k, var in self.by_position[j] if solver.boolean_value(var))

@@ -12,7 +12,7 @@ from enum import Enum
 from solver.game.arrangement import Arrangement
 from solver.models.opponents import Objective, PositionStats
 
-__all__ = ["BestResponse", "Estimate", "SolveStatus"]
+__all__ = ["BestResponse", "Estimate", "ModelSolve", "SolveStatus"]
 
 
 class SolveStatus(str, Enum):
@@ -20,6 +20,20 @@ class SolveStatus(str, Enum):
 
     OPTIMAL = "optimal"  # no arrangement is better (up to the reported gap)
     FEASIBLE = "feasible"  # the best found within the time limit; see the gap
+
+
+@dataclass(frozen=True)
+class ModelSolve:
+    """One CP-SAT model solved during a search: its size and its time.
+
+    ``booleans`` is the number of (option, position) variables the model kept;
+    ``unpruned`` the number a model of every option at every free position
+    would have; ``seconds`` the solve's wall time.
+    """
+
+    booleans: int
+    unpruned: int
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -61,6 +75,10 @@ class BestResponse:
         For win or game against a random opponent, the value on fresh samples.
     note
         What the proof covers, when it needs saying.
+    models
+        The CP-SAT models the search solved, in order (for the runners-up of
+        :func:`~solver.response.best_response.top_responses`: the whole
+        search's); empty for the frontier engine.
     """
 
     arrangement: Arrangement
@@ -74,6 +92,7 @@ class BestResponse:
     positions: tuple[PositionStats, ...]
     estimate: Estimate | None = None
     note: str = ""
+    models: tuple[ModelSolve, ...] = ()
 
     def __post_init__(self) -> None:
         # A probability (win, game) is at most 1, whatever bound a solver
