@@ -18,9 +18,13 @@ arrangement is valued once per deal, so a family of thousands of rules costs
 little more than its deals' equilibria.  :func:`search` returns every
 candidate's score, best first (ties: the earlier candidate of the family).
 
-The default house rule was found by (see docs/findings.md, "A house rule")::
+The default house rule was found on 60 training deals by notebook
+``notebooks/05_findings.ipynb`` (section 2; docs/findings.md, "A house rule"),
+that is::
 
-    python -c "from solver.analysis.house_search import *; print(search(HouseFamily(), training_seeds(60)).best)"
+    search(HouseFamily(packets=(Packets.GREEDY, Packets.THRIFTY)), training_seeds(60))
+
+and checked there on :func:`holdout_seeds` deals with :func:`grade`.
 
 >>> from solver.game.rules import Rules
 >>> rules = Rules(position_points=(6, 7))
