@@ -14,17 +14,19 @@ from solver.analysis.grade import grade
 from solver.analysis.house_search import (
     HouseFamily,
     equilibrium_loss,
-    search,
     holdout_seeds,
+    search,
     training_seeds,
 )
 from solver.analysis.solutions import cached_equilibrium
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import QuintetError
 from solver.game.deal import deal
+from solver.game.evaluator import category, strength
 from solver.game.rules import Category, Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.house import HOUSE_RULE, HouseRule, Packets, house_arrangement
+from solver.models.packets import subsets
 from solver.play.players import player
 
 TWO = Rules(position_points=(6, 7))
@@ -59,9 +61,17 @@ def test_order_moves_greedy_packets() -> None:
 
 
 def test_thrifty_packets_take_the_weakest_of_the_best_combination() -> None:
-    holding = deal(3).holdings[0]  # holds straight flushes: the lowest is built first
+    holding = np.array(deal(3).holdings[0])
     packets = house_arrangement(holding, rule=HouseRule((0, 1, 2, 3, 4), packets=Packets.THRIFTY))
     assert packets.strengths().tolist() == sorted(packets.strengths().tolist())
+    # Brute force over the 53,130 hands: the first packet built is the weakest
+    # hand of the strongest combination the holding allows.
+    hands = holding[subsets(25)]
+    order = Rules().category_order()
+    kinds = np.array([order.index(Category(int(k))) for k in category(hands)])
+    weakest_top = int(strength(hands[kinds == kinds.max()]).min())
+    assert weakest_top in packets.strengths().tolist()
+    assert weakest_top != int(strength(hands).max())  # thrifty differs from greedy here
 
 
 def test_conditional_rule_switches_on_the_weakest_packet() -> None:

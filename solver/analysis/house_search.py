@@ -60,8 +60,8 @@ __all__ = [
     "HouseFamily",
     "SearchResult",
     "equilibrium_loss",
-    "search",
     "holdout_seeds",
+    "search",
     "training_seeds",
 ]
 
