@@ -11,11 +11,13 @@ The rule, in words (the default :data:`HOUSE_RULE`):
    position 5 (7 points) the strongest.
 
 The greedy layout (weakest to strongest, :func:`greedy_arrangement`) is the
-order ``(0, 1, 2, 3, 4)``.  A :class:`HouseRule` is any such order, with an
-optional second order used when the weakest greedy packet is a poor
-combination (below ``weak_below``); which rule is the default was chosen by
-searching that family on seeded deals against the exact equilibrium
-(:mod:`solver.analysis.house_search`, whose docstring gives the command).
+order ``(0, 1, 2, 3, 4)``.  A :class:`HouseRule` is any such order of packets
+built greedily or "thriftily" (:class:`Packets`: the weakest hand of the
+strongest combination left, keeping high cards for later packets), with an
+optional second order used when the weakest packet is a poor combination
+(below ``weak_below``).  The default was chosen by searching that family on
+seeded deals against the exact equilibrium (:mod:`solver.analysis.house_search`,
+whose docstring says how; the results are in docs/findings.md).
 
 >>> from solver.game.deal import deal
 >>> holding = deal(seed=3).holdings[0]
@@ -46,7 +48,7 @@ __all__ = [
     "HOUSE_RULE",
     "HouseRule",
     "Packets",
-    "greedy_packets",
+    "built_packets",
     "house_arrangement",
     "house_rule",
 ]
@@ -162,12 +164,12 @@ def _packets(
     return tuple(sorted(built, key=lambda p: int(strength(p, rules))))
 
 
-def greedy_packets(
+def built_packets(
     holding: Iterable[int], rules: Rules | None = None, packets: Packets | str = Packets.GREEDY
 ) -> tuple[tuple[int, ...], ...]:
     """The packets of ``holding`` built the ``packets`` way, weakest first (cached).
 
-    >>> len(greedy_packets(range(25))), len(greedy_packets(range(25), packets="thrifty"))
+    >>> len(built_packets(range(25))), len(built_packets(range(25), packets="thrifty"))
     (5, 5)
     """
     rules = rules or DEFAULT_RULES
@@ -203,7 +205,7 @@ def house_arrangement(
     """
     rules = rules or DEFAULT_RULES
     rule = rule or house_rule(rules.n_packets)
-    packets = greedy_packets(holding, rules, rule.packets)
+    packets = built_packets(holding, rules, rule.packets)
     if len(rule.order) != len(packets):
         raise QuintetError(
             f"rule: orders {len(rule.order)} packets, the rules have {len(packets)}",
