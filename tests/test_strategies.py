@@ -301,7 +301,15 @@ def test_one_cached_equilibrium_serves_both_seats(name, payoff, rules):
 
 
 def test_player_names_and_descriptions():
-    assert PLAYER_NAMES == ("random", "greedy", "br-random", "br-greedy", "eq-margin", "eq-win")
+    assert PLAYER_NAMES == (
+        "random",
+        "greedy",
+        "house",
+        "br-random",
+        "br-greedy",
+        "eq-margin",
+        "eq-win",
+    )
     for name in PLAYER_NAMES:
         p = player(name)
         assert p.name == name and p.description

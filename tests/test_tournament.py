@@ -47,7 +47,7 @@ TWO = Rules(position_points=(6, 7))
 TWO_INDEPENDENT = Rules(position_points=(6, 7), discard_mode="independent")
 THREE_INDEPENDENT = Rules(position_points=(5, 6, 7), discard_mode="independent")
 
-# All six players on reduced deals (fast), and the cheap players on full deals.
+# All players on reduced deals (fast), and the cheap players on full deals.
 REDUCED_INDEPENDENT = TournamentConfig(PLAYER_NAMES, deals=4, seed=2024, rules=THREE_INDEPENDENT)
 REDUCED_MIRROR = TournamentConfig(PLAYER_NAMES, deals=4, seed=2025, rules=TWO)
 BRUTE = TournamentConfig(PLAYER_NAMES, deals=4, seed=77, rules=TWO_INDEPENDENT)

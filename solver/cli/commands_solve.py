@@ -34,6 +34,7 @@ from solver.game.cards import parse_cards
 from solver.game.files import check_output_path
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement
+from solver.models.house import house_arrangement
 from solver.models.mixture import read_mixture, write_mixture
 from solver.models.opponents import Objective, Opponent, OpponentKind
 from solver.play.players import equilibrium_mixture, equilibrium_response
@@ -44,8 +45,8 @@ __all__ = ["COMMANDS", "equilibrium_output", "opponent_from_args", "parse_fix", 
 
 AGAINST_HELP = (
     "the opponent model: random (arranges uniformly at random, default), greedy "
-    "(strongest packet first, weakest at position 1), known (the arrangement given "
-    "with --known), a mixture file FILE.json (as written by quintet equilibrium --out), "
+    "(strongest packet first, weakest at position 1), house (the house rule), known (the "
+    "arrangement given with --known), a mixture file FILE.json (as written by quintet equilibrium --out), "
     "or equilibrium (play an arrangement sampled from your equilibrium strategy)"
 )
 
@@ -89,6 +90,10 @@ def opponent_from_args(
             arrangement, rules, holding=setup.theirs, kind=OpponentKind.GREEDY
         )
         return opponent, f"greedy ({arrangement.format()})"
+    if against == "house":
+        arrangement = house_arrangement(setup.theirs, rules)
+        opponent = Opponent.known(arrangement, rules, holding=setup.theirs)
+        return opponent, f"house ({arrangement.format()})"
     if against == "known":
         if known is None:
             raise SolverError('--against known needs --known "P1 | P2 | P3 | P4 | P5"')
@@ -102,7 +107,7 @@ def opponent_from_args(
             raise MixtureError(f"{against}: {error}") from None
         return opponent, f"{against} ({len(mixture.arrangements)} arrangements)"
     raise SolverError(
-        f"--against {against!r}: expected random, greedy, known or a mixture FILE.json"
+        f"--against {against!r}: expected random, greedy, house, known or a mixture FILE.json"
     )
 
 

@@ -95,7 +95,14 @@ def add_command_parser(
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``quintet``."""
     # Imported here so that ``quintet --help`` stays fast.
-    from solver.cli import commands, commands_book, commands_games, commands_grade, commands_solve
+    from solver.cli import (
+        commands,
+        commands_book,
+        commands_games,
+        commands_grade,
+        commands_house,
+        commands_solve,
+    )
 
     parser = _Parser(
         prog="quintet",
@@ -113,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
         + commands_grade.COMMANDS
         + commands_games.COMMANDS
         + commands_book.COMMANDS
+        + commands_house.COMMANDS
     )
     for spec in specs + plugin_commands():
         command = add_command_parser(sub, spec.name, spec.help, rules=spec.rules)

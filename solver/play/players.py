@@ -8,6 +8,7 @@ name           how it arranges
 =============  ==============================================================
 ``random``     uniformly at random
 ``greedy``     strongest packet first, weakest at position 1 (:mod:`solver.models.heuristics`)
+``house``      the house rule, a fixed layout of built packets (:mod:`solver.models.house`)
 ``br-random``  best response (margin) to an opponent arranging at random
 ``br-greedy``  best response (margin) to the opponent's greedy arrangement
 ``eq-margin``  a sample of its equilibrium strategy, margin payoff
@@ -26,7 +27,7 @@ cached per deal, so both seats of a deal solve it once.
 >>> player("clever")
 Traceback (most recent call last):
     ...
-solver.errors.QuintetError: unknown player 'clever' (players: random, greedy, br-random, br-greedy, eq-margin, eq-win)
+solver.errors.QuintetError: unknown player 'clever' (players: random, greedy, house, br-random, br-greedy, eq-margin, eq-win)
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from solver.models.heuristics import (
     greedy_arrangement,
     random_arrangement,
 )
+from solver.models.house import house_arrangement
 from solver.models.mixture import Mixture
 from solver.models.opponents import Objective, Opponent, expected_value, position_stats
 from solver.response.frontier_response import frontier_best_response
@@ -112,6 +114,12 @@ def _greedy(
     return greedy_arrangement(mine, rules)
 
 
+def _house(
+    mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
+) -> Arrangement:
+    return house_arrangement(mine, rules)
+
+
 def _br_random(
     mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
 ) -> Arrangement:
@@ -172,6 +180,10 @@ _DESCRIPTIONS = {
         "strongest packet first, weakest at position 1",
         "сначала сильнейший пакет, слабейший на позиции 1",
     ),
+    "house": Phrase(
+        "the house rule: built packets laid out in a fixed order",
+        "домашнее правило: собранные пакеты в постоянном порядке",
+    ),
     "br-random": Phrase(
         "best response (margin) to a random opponent",
         "лучший ответ (перевес) случайному противнику",
@@ -210,6 +222,7 @@ def player(
     choices: dict[str, Callable[..., Arrangement]] = {
         "random": _random,
         "greedy": _greedy,
+        "house": _house,
         "br-random": _br_random,
         "br-greedy": _br_greedy,
         "eq-margin": _equilibrium_player(Payoff.MARGIN, equilibrium_time_limit, solver),
