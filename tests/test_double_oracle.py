@@ -172,10 +172,13 @@ def test_warm_simplex_gives_the_same_value():
 
 def test_stopping_rules():
     payoff = np.eye(20)
-    # A zero time limit stops after the first iteration, with honest bounds.
+    # A 1 ns time limit stops after the first iteration (the limit is checked
+    # after each whole iteration), with honest bounds; a zero limit is refused.
     records, solution = run(MatrixOracle(payoff))
     search = DoubleOracle(MatrixOracle(payoff))
-    assert len(list(search.iterations(time_limit=0.0))) == 1
+    assert len(list(search.iterations(time_limit=1e-9))) == 1
+    with pytest.raises(SolverError, match="^time_limit must be a positive"):
+        list(DoubleOracle(MatrixOracle(payoff)).iterations(time_limit=0.0))
     assert len(list(DoubleOracle(MatrixOracle(payoff)).iterations(max_iterations=4))) == 4
     # A loose tolerance stops as soon as the gap is within it.
     loose = list(DoubleOracle(MatrixOracle(payoff)).iterations(tolerance=0.5))
