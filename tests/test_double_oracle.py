@@ -177,7 +177,7 @@ def test_stopping_rules():
     records, solution = run(MatrixOracle(payoff))
     search = DoubleOracle(MatrixOracle(payoff))
     assert len(list(search.iterations(time_limit=1e-9))) == 1
-    with pytest.raises(SolverError, match="^time_limit must be a positive"):
+    with pytest.raises(SolverError, match=r"^time_limit must be a positive"):
         list(DoubleOracle(MatrixOracle(payoff)).iterations(time_limit=0.0))
     assert len(list(DoubleOracle(MatrixOracle(payoff)).iterations(max_iterations=4))) == 4
     # A loose tolerance stops as soon as the gap is within it.
