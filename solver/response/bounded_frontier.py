@@ -42,7 +42,7 @@ argument: a row dominating ``p`` reaches a profile at least ``z``.)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -68,6 +68,7 @@ class _Stage:
     state: np.ndarray  # (pairs,) index of the state
     multiset: np.ndarray  # (pairs,) multiset removed
     child: np.ndarray  # (pairs,) key of the state left, one level down
+    child_index: np.ndarray | None = None  # (pairs,) its index among the next stage's keys
 
 
 _KEY_RANGE = int(POW5[-1]) * 5  # rank-count keys are below 5**8
@@ -81,7 +82,7 @@ def _insert_columns(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
     [[1, 3, 5], [2, 3, 9]]
     """
     n, width = rows.shape
-    out = np.empty((n, width + 1), dtype=np.int64)
+    out = np.empty((n, width + 1), dtype=rows.dtype)
     for j in range(width + 1):
         column = values if j == 0 else np.maximum(values, rows[:, j - 1])
         out[:, j] = column if j == width else np.minimum(column, rows[:, j])
@@ -90,9 +91,10 @@ def _insert_columns(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 def _group_max(
     keys: np.ndarray, values: np.ndarray, scores: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Distinct keys (sorted), the component-wise maximum of their ``values``
-    rows, and for each key the index of one of its rows of largest score.
+    rows, for each key the index of one of its rows of largest score, and the
+    index of each key among the distinct ones.
 
     Keys index dense arrays (they are below 5**8): no sorting.
     """
@@ -102,7 +104,7 @@ def _group_max(
     slot = np.zeros(_KEY_RANGE, dtype=np.int64)
     slot[distinct] = np.arange(distinct.shape[0])
     group = slot[keys]
-    upper = np.zeros((values.shape[1], distinct.shape[0]), dtype=np.int64)
+    upper = np.zeros((values.shape[1], distinct.shape[0]), dtype=values.dtype)
     for j in range(values.shape[1]):
         np.maximum.at(upper[j], group, values[:, j])
     best = np.full(distinct.shape[0], np.iinfo(np.int64).min)
@@ -110,7 +112,7 @@ def _group_max(
     pick = np.zeros(distinct.shape[0], dtype=np.int64)
     hit = np.flatnonzero(scores == best[group])
     pick[group[hit]] = hit
-    return distinct, upper.T.copy(), pick
+    return distinct, upper.T.copy(), pick, group
 
 
 def _merge(known: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -184,18 +186,25 @@ class HoldingFrontiers:
             root_keys, root_rows = plans.get(
                 width, (np.zeros(0, dtype=np.int64), np.zeros((0, completed), dtype=np.int64))
             )
+            # Strengths are below 1024: the bounds are int16 (less memory traffic).
             root_rows = root_rows.astype(np.int64)
-            keys, upper, witness_rows = [root_keys], [root_rows], [root_rows.sum(axis=1)]
+            keys, upper, witness_rows = (
+                [root_keys],
+                [root_rows.astype(np.int16)],
+                [root_rows.sum(axis=1)],
+            )
             if parent is not None:
                 added = self.strength[parent.multiset]
                 keys.append(parent.child)
-                upper.append(_insert_columns(parent.upper[parent.state], added))
-                witness_rows.append(parent.witness[parent.state].sum(axis=1) + added)
-            distinct, bound, pick = _group_max(
+                upper.append(_insert_columns(parent.upper[parent.state], added.astype(np.int16)))
+                witness_rows.append(parent.witness.sum(axis=1)[parent.state] + added)
+            distinct, bound, pick, group = _group_max(
                 np.concatenate(keys), np.concatenate(upper), np.concatenate(witness_rows)
             )
-            # The witness of each state: its pick's root flushes or parent witness + packet.
             n_roots = root_keys.shape[0]
+            if parent is not None:
+                stages[width + 1] = replace(parent, child_index=group[n_roots:])
+            # The witness of each state: its pick's root flushes or parent witness + packet.
             witness = np.zeros((distinct.shape[0], completed), dtype=np.int64)
             from_root = pick < n_roots
             witness[from_root] = root_rows[pick[from_root]]
@@ -221,7 +230,8 @@ class HoldingFrontiers:
             local = np.zeros(pair.shape[0], dtype=np.int64)
             rows = self.strength[multiset][:, None].astype(np.int16)
         else:
-            child_state = below.find(stage.child)
+            assert stage.child_index is not None  # set by _discover for every width > 1
+            child_state = stage.child_index
             sizes = below.offsets[child_state + 1] - below.offsets[child_state]
             pair = np.repeat(np.arange(stage.state.shape[0]), sizes)
             local = ragged_arange(sizes)
