@@ -233,6 +233,8 @@ class HoldingFrontiers:
             assert stage.child_index is not None  # set by _discover for every width > 1
             child_state = stage.child_index
             sizes = below.offsets[child_state + 1] - below.offsets[child_state]
+            if known.shape[0]:
+                sizes = np.where(self._pair_alive(stage, below, sizes, known), sizes, 0)
             pair = np.repeat(np.arange(stage.state.shape[0]), sizes)
             local = ragged_arange(sizes)
             child_row = np.repeat(below.offsets[child_state], sizes) + local
@@ -255,6 +257,50 @@ class HoldingFrontiers:
             choice=multiset[pair[order]].astype(np.int32),
             child=local[order].astype(np.int32),
         )
+
+    def _pair_alive(
+        self, stage: _Stage, below: _Level, sizes: np.ndarray, known: np.ndarray
+    ) -> np.ndarray:
+        """Whether each (state, multiset) pair may add a row the bound test keeps.
+
+        Every row of the pair is ``insert(q, strength(m))`` for a row ``q`` of the
+        child, at most the child's component-wise maximum ``Q``; so its bound is
+        at most ``sorted(Q + [strength(m)] + U(state))``.  If a known profile
+        strictly dominates that, it strictly dominates every row's bound (a
+        profile above both would equal neither), and the row test would drop
+        them all.  Dropping them first changes nothing else: a row dominating a
+        kept row has a bound at least as large, so it is kept too.
+        """
+        assert stage.child_index is not None
+        alive = sizes > 0
+        live = np.flatnonzero(alive)
+        if live.shape[0] == 0:
+            return alive
+        filled = np.flatnonzero(np.diff(below.offsets) > 0)
+        child_max = np.zeros((below.keys.shape[0], below.rows.shape[1]), dtype=np.int16)
+        child_max[filled] = np.maximum.reduceat(below.rows, below.offsets[filled], axis=0)
+        rows = _insert_columns(
+            child_max[stage.child_index[live]],
+            self.strength[stage.multiset[live]].astype(np.int16),
+        )
+        # Whole states first (most fall here): the maximum over a state's pairs
+        # bounds each of them.  Pairs are sorted by state, so states are runs.
+        state = stage.state[live]
+        starts = np.flatnonzero(np.concatenate([[True], state[1:] != state[:-1]]))
+        states = state[starts]
+        state_bound = np.sort(
+            np.concatenate(
+                [np.maximum.reduceat(rows, starts, axis=0), stage.upper[states]], axis=1
+            ),
+            axis=1,
+        )
+        state_alive = np.zeros(stage.keys.shape[0], dtype=bool)
+        state_alive[states] = ~strictly_dominated(state_bound, known)
+        open_pairs = np.flatnonzero(state_alive[state])
+        bound = np.concatenate([rows[open_pairs], stage.upper[state[open_pairs]]], axis=1)
+        alive[:] = False
+        alive[live[open_pairs]] = ~strictly_dominated(np.sort(bound, axis=1), known)
+        return alive
 
     def _witnessed(self, stage: _Stage, level: _Level) -> np.ndarray:
         """Achievable complete profiles: each row with its state's witness completion."""
