@@ -102,7 +102,10 @@ def _options_of(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         fits = ((codes[members][:, None] - ms_codes[candidates][None, :]) & guards) == guards
         per_member = fits.sum(axis=1)
         n_options[members] = per_member
-        state, multiset = np.nonzero(fits)  # row-major: by state, then multiset
+        # Row-major, so by state, then multiset (flat indices beat np.nonzero's pairs).
+        flat = np.flatnonzero(fits)
+        state = flat // candidates.shape[0]
+        multiset = flat - state * candidates.shape[0]
         found.append((members, per_member, state, candidates[multiset]))
     start = np.cumsum(n_options) - n_options
     total = int(n_options.sum())
