@@ -469,16 +469,14 @@ def test_strictly_dominated_equals_the_pairwise_definition(seed):
     rng = np.random.default_rng(seed)
     rows = rng.integers(0, 6, size=(400, 4))
     others = np.concatenate([rng.integers(0, 6, size=(150, 4)), rows[:20]])
-    expected = [
-        any((o >= r).all() and (o != r).any() for o in others) for r in rows
-    ]
+    expected = [any((o >= r).all() and (o != r).any() for o in others) for r in rows]
     assert strictly_dominated(rows, others).tolist() == expected
     assert not strictly_dominated(rows, others[:0]).any()
 
 
 @pytest.mark.parametrize("width", [2, 3, 4])
 def test_options_of_lists_every_fitting_multiset_holding_the_lowest_rank(width):
-    counts, keys, _ = _multisets()
+    counts, _, _ = _multisets()
     rng = np.random.default_rng(width)
     states = []
     while len(states) < 40:
