@@ -30,6 +30,12 @@ This is exact: a frontier profile ``z`` through rows ``p`` has
 not be on the frontier.  (Per-state Pareto pruning keeps its usual
 argument: a row dominating ``p`` reaches a profile at least ``z``.)
 
+The same test runs before any row is built, on coarser bounds: a
+(state, multiset) pair's rows are at most ``insert(Q, strength(m))``, ``Q``
+the child state's component-wise maximum row, and a state's at most the
+maximum over its pairs.  Most states and pairs of the middle levels fall
+there, so the rows of few are ever enumerated and Pareto-filtered.
+
 >>> from solver.game.rules import Rules
 >>> from solver.game.evaluator import hand_table
 >>> strengths = hand_table(Rules()).multiset_strength
