@@ -21,6 +21,11 @@ baseline's process-wide rank-state store too):
 1. ``frontier(holding, rules)`` of each distinct holding;
 2. ``solve(first, second, rules, payoff)`` for margin, then win (frontiers
    included, tolerance 1e-9, no book); *certified* means gap <= 1e-6.
+   The last column is the largest difference of the game value from the
+   first implementation's on the same deal (equal games, equal values).
+
+``--glop`` adds this checkout with GLOP from scratch for the restricted
+games (``warm_simplex=False``) beside its default engine.
 
 Targets (reported, never asserted): frontier median <= 0.15 s, p95 <= 0.4 s;
 margin equilibrium median <= 0.3 s; win median <= 1 s, p99 <= 10 s, max <= 30 s.
@@ -59,8 +64,12 @@ CERTIFIED = 1e-6
 WARMUP_SEED = 999_999
 
 
-def child(mode: str, seed: int) -> None:
-    """Measure one deal with whichever ``solver`` is on the path; print one JSON line."""
+def child(mode: str, seed: int, engine: str = "default") -> None:
+    """Measure one deal with whichever ``solver`` is on the path; print one JSON line.
+
+    ``engine`` "glop" solves the restricted games with GLOP from scratch
+    (``warm_simplex=False``); "default" leaves the checkout's choice.
+    """
     from solver.equilibria.equilibrium import solve
     from solver.game.deal import deal
     from solver.game.rules import Rules
@@ -85,14 +94,20 @@ def child(mode: str, seed: int) -> None:
     for payoff in ("margin", "win"):
         cold()
         started = time.perf_counter()
-        result = solve(d.holdings[0], d.holdings[1], rules, payoff, tolerance=TOLERANCE)
-        out[payoff] = {"seconds": time.perf_counter() - started, "gap": result.gap}
+        options = {"warm_simplex": False} if engine == "glop" else {}
+        result = solve(d.holdings[0], d.holdings[1], rules, payoff, tolerance=TOLERANCE, **options)
+        out[payoff] = {
+            "seconds": time.perf_counter() - started,
+            "gap": result.gap,
+            "value": result.value,
+        }
     print(json.dumps(out))
 
 
-def run_child(root: Path, mode: str, seed: int) -> dict[str, Any] | None:
+def run_child(root: Path, mode: str, seed: int, engine: str) -> dict[str, Any] | None:
     """One deal measured in a fresh process on the checkout ``root``."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--child", mode, str(seed)]
+    script = str(Path(__file__).resolve())
+    command = [sys.executable, script, "--child", mode, str(seed), engine]
     env = os.environ | {"PYTHONPATH": str(root)}
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd="/", check=False)
     if done.returncode:
@@ -113,9 +128,11 @@ def tables(results: dict[str, list[dict[str, Any]]]) -> list[Table]:
     )
     equilibria = Table(
         "Exact equilibrium, frontiers included, no book (per deal)",
-        "implementation; payoff; deals; certified; median; p95; p99; max; target",
-        "llrrrrrrl",
+        "implementation; payoff; deals; certified; median; p95; p99; max; target; max |value - first|",
+        "llrrrrrrlr",
     )
+    # Each implementation's game values against the first one's, deal by deal.
+    first = next(iter(results.values()), [])
     for name, runs in results.items():
         times = [t for run in runs for t in run["frontier"]]
         if times:
@@ -129,6 +146,13 @@ def tables(results: dict[str, list[dict[str, Any]]]) -> list[Table]:
                 continue
             wall = [s["seconds"] for s in solved]
             certified = sum(s["gap"] <= CERTIFIED for s in solved)
+            theirs = {f["deal"]: f[payoff].get("value") for f in first}
+            differences = [
+                abs(run[payoff]["value"] - theirs[run["deal"]])
+                for run in runs
+                if theirs.get(run["deal"]) is not None and "value" in run[payoff]
+            ]
+            difference = f"{max(differences):.1e}" if differences else "-"
             if payoff == "margin":
                 ok = median(wall) <= 0.3
             else:
@@ -136,7 +160,7 @@ def tables(results: dict[str, list[dict[str, Any]]]) -> list[Table]:
             equilibria.rows.append(
                 [name, payoff, str(len(wall)), f"{certified}/{len(wall)}"]
                 + [seconds(median(wall)), seconds(p95(wall)), seconds(percentile(wall, 99))]
-                + [seconds(max(wall)), met(ok)]
+                + [seconds(max(wall)), met(ok), difference]
             )
     return [front, equilibria]
 
@@ -147,23 +171,29 @@ def main() -> None:
     args_parser.add_argument("--quick", action="store_true", help="4 deals per mode")
     args_parser.add_argument("--seed", type=int, default=0)
     args_parser.add_argument("--baseline", type=Path, help="another checkout to compare with")
-    args_parser.add_argument("--child", nargs=2, help=argparse_hidden())
+    args_parser.add_argument(
+        "--glop", action="store_true", help="also this checkout with GLOP for the restricted games"
+    )
+    args_parser.add_argument("--child", nargs="+", help=argparse_hidden())
     args = args_parser.parse_args()
     if args.child:
-        child(args.child[0], int(args.child[1]))
+        child(args.child[0], int(args.child[1]), *args.child[2:])
         return
     n = 4 if args.quick else args.deals
-    roots = {"this checkout": REPO_ROOT}
+    roots = {"this checkout": (REPO_ROOT, "default")}
+    if args.glop:
+        roots["this checkout, GLOP"] = (REPO_ROOT, "glop")
     if args.baseline:
-        roots["baseline"] = args.baseline.resolve()
+        roots["baseline"] = (args.baseline.resolve(), "default")
     load = load_average()
     deals = [("mirror", args.seed + i) for i in range(n)]
     deals += [("independent", args.seed + 1000 + i) for i in range(n)]
     results: dict[str, list[dict[str, Any]]] = {name: [] for name in roots}
     for mode, seed in deals:
-        for name, root in roots.items():
-            run = run_child(root, mode, seed)
+        for name, (root, engine) in roots.items():
+            run = run_child(root, mode, seed, engine)
             if run is not None:
+                run["deal"] = f"{mode} {seed}"
                 results[name].append(run)
                 log(f"{name} {mode} {seed}: {json.dumps(run)}")
     machine = machine_table(

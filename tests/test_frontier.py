@@ -37,8 +37,8 @@ from solver.models.packets import check_holding
 from solver.response.best_response import SolveStatus, best_response
 from solver.response.frontier import _flush_plans, cached_frontier, frontier
 from solver.response.frontier_response import frontier_best_response, strategy_values
-from solver.response.pareto import pareto_keep
-from solver.response.rank_frontier import RankFrontiers
+from solver.response.pareto import pareto_keep, strictly_dominated
+from solver.response.rank_frontier import POW5, RankFrontiers, _multisets, _options_of
 
 TWO = (6, 7)
 THREE = (5, 6, 7)
@@ -461,3 +461,37 @@ def test_bounded_frontier_equals_the_plain_recursion(option):
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write-fingerprints"]:
     write_fingerprints()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_strictly_dominated_equals_the_pairwise_definition(seed):
+    # Enough others for several doubling blocks, and duplicates (equal is not dominated).
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, 6, size=(400, 4))
+    others = np.concatenate([rng.integers(0, 6, size=(150, 4)), rows[:20]])
+    expected = [any((o >= r).all() and (o != r).any() for o in others) for r in rows]
+    assert strictly_dominated(rows, others).tolist() == expected
+    assert not strictly_dominated(rows, others[:0]).any()
+
+
+@pytest.mark.parametrize("width", [2, 3, 4])
+def test_options_of_lists_every_fitting_multiset_holding_the_lowest_rank(width):
+    counts, _, _ = _multisets()
+    rng = np.random.default_rng(width)
+    states = []
+    while len(states) < 40:
+        state = np.zeros(8, dtype=np.int64)
+        for rank in rng.choice(np.repeat(np.arange(8), 4), size=5 * width, replace=False):
+            state[rank] += 1
+        states.append(int(state @ POW5))
+    states = np.array(sorted(set(states)), dtype=np.int64)
+    state, multiset = _options_of(states)
+    got = list(zip(state.tolist(), multiset.tolist(), strict=True))
+    expected = []
+    for index, key in enumerate(states.tolist()):
+        have = (key // POW5) % 5
+        lowest = int(np.argmax(have > 0))
+        for m in range(counts.shape[0]):
+            if (counts[m] <= have).all() and counts[m][lowest] > 0:
+                expected.append((index, m))
+    assert got == expected

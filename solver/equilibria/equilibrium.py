@@ -109,9 +109,14 @@ class EquilibriumResult:
 # Strategies added per player and iteration: the win payoff's restricted
 # games are degenerate and converge in fewer, larger steps.
 _PER_ITERATION = {Payoff.MARGIN: 5, Payoff.WIN: 30}
-# The warm simplex for the restricted games (solver.equilibria.simplex): about 3x faster
-# than GLOP from scratch on win games, whose restricted games reach hundreds
-# of strategies; margin games stay small, and GLOP is a little faster there.
+# The warm simplex for the restricted games (solver.equilibria.simplex), on one
+# BLAS thread: on win games, whose restricted games reach hundreds of
+# strategies, it wins where it matters (benchmarks/bench_fast.py --glop: the
+# slowest of 16 deals 25 s against 179 s for GLOP from scratch; p95 10 s
+# against 63 s), while GLOP is a little faster on the small ones (median
+# 0.47 s against 0.57 s).  Margin games stay small, and GLOP is a little
+# faster there.  Per iteration, 15 or 60 win strategies instead of 30 took no
+# less CPU on mirror deals 2 and 5.
 _WARM = {Payoff.MARGIN: False, Payoff.WIN: True}
 
 

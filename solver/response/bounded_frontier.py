@@ -30,6 +30,12 @@ This is exact: a frontier profile ``z`` through rows ``p`` has
 not be on the frontier.  (Per-state Pareto pruning keeps its usual
 argument: a row dominating ``p`` reaches a profile at least ``z``.)
 
+The same test runs before any row is built, on coarser bounds: a
+(state, multiset) pair's rows are at most ``insert(Q, strength(m))``, ``Q``
+the child state's component-wise maximum row, and a state's at most the
+maximum over its pairs.  Most states and pairs of the middle levels fall
+there, so the rows of few are ever enumerated and Pareto-filtered.
+
 >>> from solver.game.rules import Rules
 >>> from solver.game.evaluator import hand_table
 >>> strengths = hand_table(Rules()).multiset_strength
@@ -42,7 +48,7 @@ argument: a row dominating ``p`` reaches a profile at least ``z``.)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -68,6 +74,7 @@ class _Stage:
     state: np.ndarray  # (pairs,) index of the state
     multiset: np.ndarray  # (pairs,) multiset removed
     child: np.ndarray  # (pairs,) key of the state left, one level down
+    child_index: np.ndarray | None = None  # (pairs,) its index among the next stage's keys
 
 
 _KEY_RANGE = int(POW5[-1]) * 5  # rank-count keys are below 5**8
@@ -81,7 +88,7 @@ def _insert_columns(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
     [[1, 3, 5], [2, 3, 9]]
     """
     n, width = rows.shape
-    out = np.empty((n, width + 1), dtype=np.int64)
+    out = np.empty((n, width + 1), dtype=rows.dtype)
     for j in range(width + 1):
         column = values if j == 0 else np.maximum(values, rows[:, j - 1])
         out[:, j] = column if j == width else np.minimum(column, rows[:, j])
@@ -90,9 +97,10 @@ def _insert_columns(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 def _group_max(
     keys: np.ndarray, values: np.ndarray, scores: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Distinct keys (sorted), the component-wise maximum of their ``values``
-    rows, and for each key the index of one of its rows of largest score.
+    rows, for each key the index of one of its rows of largest score, and the
+    index of each key among the distinct ones.
 
     Keys index dense arrays (they are below 5**8): no sorting.
     """
@@ -102,7 +110,7 @@ def _group_max(
     slot = np.zeros(_KEY_RANGE, dtype=np.int64)
     slot[distinct] = np.arange(distinct.shape[0])
     group = slot[keys]
-    upper = np.zeros((values.shape[1], distinct.shape[0]), dtype=np.int64)
+    upper = np.zeros((values.shape[1], distinct.shape[0]), dtype=values.dtype)
     for j in range(values.shape[1]):
         np.maximum.at(upper[j], group, values[:, j])
     best = np.full(distinct.shape[0], np.iinfo(np.int64).min)
@@ -110,7 +118,7 @@ def _group_max(
     pick = np.zeros(distinct.shape[0], dtype=np.int64)
     hit = np.flatnonzero(scores == best[group])
     pick[group[hit]] = hit
-    return distinct, upper.T.copy(), pick
+    return distinct, upper.T.copy(), pick, group
 
 
 def _merge(known: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -184,18 +192,25 @@ class HoldingFrontiers:
             root_keys, root_rows = plans.get(
                 width, (np.zeros(0, dtype=np.int64), np.zeros((0, completed), dtype=np.int64))
             )
+            # Strengths are below 1024: the bounds are int16 (less memory traffic).
             root_rows = root_rows.astype(np.int64)
-            keys, upper, witness_rows = [root_keys], [root_rows], [root_rows.sum(axis=1)]
+            keys, upper, witness_rows = (
+                [root_keys],
+                [root_rows.astype(np.int16)],
+                [root_rows.sum(axis=1)],
+            )
             if parent is not None:
                 added = self.strength[parent.multiset]
                 keys.append(parent.child)
-                upper.append(_insert_columns(parent.upper[parent.state], added))
-                witness_rows.append(parent.witness[parent.state].sum(axis=1) + added)
-            distinct, bound, pick = _group_max(
+                upper.append(_insert_columns(parent.upper[parent.state], added.astype(np.int16)))
+                witness_rows.append(parent.witness.sum(axis=1)[parent.state] + added)
+            distinct, bound, pick, group = _group_max(
                 np.concatenate(keys), np.concatenate(upper), np.concatenate(witness_rows)
             )
-            # The witness of each state: its pick's root flushes or parent witness + packet.
             n_roots = root_keys.shape[0]
+            if parent is not None:
+                stages[width + 1] = replace(parent, child_index=group[n_roots:])
+            # The witness of each state: its pick's root flushes or parent witness + packet.
             witness = np.zeros((distinct.shape[0], completed), dtype=np.int64)
             from_root = pick < n_roots
             witness[from_root] = root_rows[pick[from_root]]
@@ -221,8 +236,11 @@ class HoldingFrontiers:
             local = np.zeros(pair.shape[0], dtype=np.int64)
             rows = self.strength[multiset][:, None].astype(np.int16)
         else:
-            child_state = below.find(stage.child)
+            assert stage.child_index is not None  # set by _discover for every width > 1
+            child_state = stage.child_index
             sizes = below.offsets[child_state + 1] - below.offsets[child_state]
+            if known.shape[0]:
+                sizes = np.where(self._pair_alive(stage, below, sizes, known), sizes, 0)
             pair = np.repeat(np.arange(stage.state.shape[0]), sizes)
             local = ragged_arange(sizes)
             child_row = np.repeat(below.offsets[child_state], sizes) + local
@@ -245,6 +263,50 @@ class HoldingFrontiers:
             choice=multiset[pair[order]].astype(np.int32),
             child=local[order].astype(np.int32),
         )
+
+    def _pair_alive(
+        self, stage: _Stage, below: _Level, sizes: np.ndarray, known: np.ndarray
+    ) -> np.ndarray:
+        """Whether each (state, multiset) pair may add a row the bound test keeps.
+
+        Every row of the pair is ``insert(q, strength(m))`` for a row ``q`` of the
+        child, at most the child's component-wise maximum ``Q``; so its bound is
+        at most ``sorted(Q + [strength(m)] + U(state))``.  If a known profile
+        strictly dominates that, it strictly dominates every row's bound (a
+        profile above both would equal neither), and the row test would drop
+        them all.  Dropping them first changes nothing else: a row dominating a
+        kept row has a bound at least as large, so it is kept too.
+        """
+        assert stage.child_index is not None
+        alive = sizes > 0
+        live = np.flatnonzero(alive)
+        if live.shape[0] == 0:
+            return alive
+        filled = np.flatnonzero(np.diff(below.offsets) > 0)
+        child_max = np.zeros((below.keys.shape[0], below.rows.shape[1]), dtype=np.int16)
+        child_max[filled] = np.maximum.reduceat(below.rows, below.offsets[filled], axis=0)
+        rows = _insert_columns(
+            child_max[stage.child_index[live]],
+            self.strength[stage.multiset[live]].astype(np.int16),
+        )
+        # Whole states first (most fall here): the maximum over a state's pairs
+        # bounds each of them.  Pairs are sorted by state, so states are runs.
+        state = stage.state[live]
+        starts = np.flatnonzero(np.concatenate([[True], state[1:] != state[:-1]]))
+        states = state[starts]
+        state_bound = np.sort(
+            np.concatenate(
+                [np.maximum.reduceat(rows, starts, axis=0), stage.upper[states]], axis=1
+            ),
+            axis=1,
+        )
+        state_alive = np.zeros(stage.keys.shape[0], dtype=bool)
+        state_alive[states] = ~strictly_dominated(state_bound, known)
+        open_pairs = np.flatnonzero(state_alive[state])
+        bound = np.concatenate([rows[open_pairs], stage.upper[state[open_pairs]]], axis=1)
+        alive[:] = False
+        alive[live[open_pairs]] = ~strictly_dominated(np.sort(bound, axis=1), known)
+        return alive
 
     def _witnessed(self, stage: _Stage, level: _Level) -> np.ndarray:
         """Achievable complete profiles: each row with its state's witness completion."""

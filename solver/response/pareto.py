@@ -231,12 +231,23 @@ def strictly_dominated(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
     if n == 0 or others.shape[0] == 0:
         return out
     packed, _, guards = _guarded_packing(rows)
-    theirs, _, _ = _guarded_packing(others)
+    theirs, their_sum, _ = _guarded_packing(others)
+    # Largest sums first, in blocks doubling in size: when most rows are
+    # dominated (the usual case in pruning), the first few others decide
+    # them, and later blocks only see the rows still open.
+    theirs = theirs[np.argsort(-their_sum, kind="stable")]
     guarded = theirs | guards
-    step = max(1, _GUARD_CHUNK // theirs.shape[0])
-    for start in range(0, n, step):
-        mine = packed[start : start + step, None]
-        beats = ((guarded[None, :] - mine) & guards) == guards
-        beats &= theirs[None, :] != mine
-        out[start : start + step] = beats.any(axis=1)
+    open_rows = np.arange(n)
+    start, block = 0, 4
+    while start < theirs.shape[0] and open_rows.shape[0]:
+        stop = start + block
+        step = max(1, _GUARD_CHUNK // block)
+        for first in range(0, open_rows.shape[0], step):
+            chunk = open_rows[first : first + step]
+            mine = packed[chunk, None]
+            beats = ((guarded[None, start:stop] - mine) & guards) == guards
+            beats &= theirs[None, start:stop] != mine
+            out[chunk] = beats.any(axis=1)
+        open_rows = open_rows[~out[open_rows]]
+        start, block = stop, block * 2
     return out

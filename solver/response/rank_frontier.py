@@ -83,27 +83,38 @@ def multiset_keys() -> np.ndarray:
 def _options_of(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(state index, multiset) pairs: multisets that fit and hold the lowest rank.
 
-    Sorted by state, then multiset.
+    Sorted by state, then multiset.  The fit test runs on 32-bit codes (eight
+    4-bit fields), and the pairs of each lowest rank are scattered to their
+    state's slot (a counting sort: no argsort).
     """
     _, _, by_lowest = _multisets()
-    ms_codes = _multiset_codes()
+    ms_codes = _multiset_codes().astype(np.uint32)
+    guards = np.uint32(_GUARDS)
     counts = (keys[:, None] // POW5) % 5
-    codes = _fit_codes(counts) | _GUARDS
+    codes = _fit_codes(counts).astype(np.uint32) | guards
     lowest = np.argmax(counts > 0, axis=1)
-    states, multisets = [], []
+    found = []
+    n_options = np.zeros(keys.shape[0], dtype=np.int64)
     for rank, candidates in enumerate(by_lowest):
         members = np.flatnonzero(lowest == rank)
         if members.shape[0] == 0:
             continue
-        fits = ((codes[members][:, None] - ms_codes[candidates][None, :]) & _GUARDS) == _GUARDS
-        state, multiset = np.nonzero(fits)
-        states.append(members[state])
-        multisets.append(candidates[multiset])
-    if not states:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    state, multiset = np.concatenate(states), np.concatenate(multisets)
-    order = np.argsort(state, kind="stable")
-    return state[order], multiset[order]
+        fits = ((codes[members][:, None] - ms_codes[candidates][None, :]) & guards) == guards
+        per_member = fits.sum(axis=1)
+        n_options[members] = per_member
+        # Row-major, so by state, then multiset (flat indices beat np.nonzero's pairs).
+        flat = np.flatnonzero(fits)
+        state = flat // candidates.shape[0]
+        multiset = flat - state * candidates.shape[0]
+        found.append((members, per_member, state, candidates[multiset]))
+    start = np.cumsum(n_options) - n_options
+    total = int(n_options.sum())
+    out = np.empty(total, dtype=np.int64)
+    for members, per_member, state, multiset in found:
+        first = (np.cumsum(per_member) - per_member)[state]
+        local = np.arange(state.shape[0]) - first
+        out[start[members[state]] + local] = multiset
+    return np.repeat(np.arange(keys.shape[0]), n_options), out
 
 
 @dataclass
