@@ -38,7 +38,7 @@ from solver.response.best_response import SolveStatus, best_response
 from solver.response.frontier import _flush_plans, cached_frontier, frontier
 from solver.response.frontier_response import frontier_best_response, strategy_values
 from solver.response.pareto import pareto_keep, strictly_dominated
-from solver.response.rank_frontier import POW5, RankFrontiers, _multisets, _options_of
+from solver.response.rank_frontier import POW5, RankFrontiers, multiset_table, options_of
 
 TWO = (6, 7)
 THREE = (5, 6, 7)
@@ -476,7 +476,7 @@ def test_strictly_dominated_equals_the_pairwise_definition(seed):
 
 @pytest.mark.parametrize("width", [2, 3, 4])
 def test_options_of_lists_every_fitting_multiset_holding_the_lowest_rank(width):
-    counts, _, _ = _multisets()
+    counts, _, _ = multiset_table()
     rng = np.random.default_rng(width)
     states = []
     while len(states) < 40:
@@ -485,7 +485,7 @@ def test_options_of_lists_every_fitting_multiset_holding_the_lowest_rank(width):
             state[rank] += 1
         states.append(int(state @ POW5))
     states = np.array(sorted(set(states)), dtype=np.int64)
-    state, multiset = _options_of(states)
+    state, multiset = options_of(states)
     got = list(zip(state.tolist(), multiset.tolist(), strict=True))
     expected = []
     for index, key in enumerate(states.tolist()):

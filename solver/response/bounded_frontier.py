@@ -55,10 +55,10 @@ import numpy as np
 from solver.response.pareto import pareto_keep, ragged_arange, strictly_dominated
 from solver.response.rank_frontier import (
     POW5,
-    _insert_sorted,
-    _Level,
-    _multisets,
-    _options_of,
+    RankLevel,
+    insert_sorted,
+    multiset_table,
+    options_of,
 )
 
 __all__ = ["POW5", "HoldingFrontiers"]
@@ -157,11 +157,11 @@ class HoldingFrontiers:
     ) -> None:
         self.strength = multiset_strength.astype(np.int64)
         self.n_packets = n_packets
-        self.levels: dict[int, _Level] = {}
+        self.levels: dict[int, RankLevel] = {}
         stages = self._discover(plans)
         known = np.zeros((0, n_packets), dtype=np.int64)
         found, origins = [], []
-        below = _Level(
+        below = RankLevel(
             keys=np.zeros(1, dtype=np.int64),
             offsets=np.array([0, 1]),
             rows=np.zeros((1, 0), dtype=np.int16),
@@ -184,7 +184,7 @@ class HoldingFrontiers:
 
     def _discover(self, plans: dict[int, tuple[np.ndarray, np.ndarray]]) -> dict[int, _Stage]:
         """Every state reachable from the plans, top-down, with its bounds and witness."""
-        _, ms_keys, _ = _multisets()
+        _, ms_keys, _ = multiset_table()
         stages: dict[int, _Stage] = {}
         parent: _Stage | None = None
         for width in range(self.n_packets, 0, -1):
@@ -219,16 +219,16 @@ class HoldingFrontiers:
                 witness[~from_root] = _insert_columns(
                     parent.witness[parent.state[pair]], self.strength[parent.multiset[pair]]
                 )
-            state, multiset = _options_of(distinct) if width > 1 else (distinct[:0], distinct[:0])
+            state, multiset = options_of(distinct) if width > 1 else (distinct[:0], distinct[:0])
             stage = _Stage(
                 distinct, bound, witness, state, multiset, distinct[state] - ms_keys[multiset]
             )
             stages[width] = parent = stage
         return stages
 
-    def _compute(self, width: int, stage: _Stage, below: _Level, known: np.ndarray) -> _Level:
+    def _compute(self, width: int, stage: _Stage, below: RankLevel, known: np.ndarray) -> RankLevel:
         """The pruned frontiers of one level's states, from the level below."""
-        _, ms_keys, _ = _multisets()
+        _, ms_keys, _ = multiset_table()
         if width == 1:
             multiset = np.searchsorted(ms_keys, stage.keys)
             pair = np.arange(stage.keys.shape[0])
@@ -245,7 +245,7 @@ class HoldingFrontiers:
             local = ragged_arange(sizes)
             child_row = np.repeat(below.offsets[child_state], sizes) + local
             multiset = stage.multiset
-            rows = _insert_sorted(
+            rows = insert_sorted(
                 below.rows[child_row], self.strength[multiset[pair]].astype(np.int16)
             )
             group = stage.state[pair]
@@ -256,7 +256,7 @@ class HoldingFrontiers:
             kept = kept[~strictly_dominated(bound, known)]
         order = kept[np.argsort(group[kept], kind="stable")]
         counts = np.bincount(group[order], minlength=stage.keys.shape[0])
-        return _Level(
+        return RankLevel(
             keys=stage.keys,
             offsets=np.concatenate([[0], np.cumsum(counts)]),
             rows=rows[order],
@@ -265,7 +265,7 @@ class HoldingFrontiers:
         )
 
     def _pair_alive(
-        self, stage: _Stage, below: _Level, sizes: np.ndarray, known: np.ndarray
+        self, stage: _Stage, below: RankLevel, sizes: np.ndarray, known: np.ndarray
     ) -> np.ndarray:
         """Whether each (state, multiset) pair may add a row the bound test keeps.
 
@@ -308,7 +308,7 @@ class HoldingFrontiers:
         alive[live[open_pairs]] = ~strictly_dominated(np.sort(bound, axis=1), known)
         return alive
 
-    def _witnessed(self, stage: _Stage, level: _Level) -> np.ndarray:
+    def _witnessed(self, stage: _Stage, level: RankLevel) -> np.ndarray:
         """Achievable complete profiles: each row with its state's witness completion."""
         group = np.repeat(np.arange(stage.keys.shape[0]), np.diff(level.offsets))
         rows = np.concatenate([level.rows.astype(np.int64), stage.witness[group]], axis=1)
@@ -328,13 +328,13 @@ class HoldingFrontiers:
         origin = np.column_stack([np.full(plan.shape[0], width), plan, local])
         return np.sort(rows, axis=1), origin
 
-    def level(self, width: int) -> _Level:
+    def level(self, width: int) -> RankLevel:
         """The states of a level."""
         return self.levels[width]
 
     def trace(self, width: int, key: int, row: int) -> list[int]:
         """The multisets of a state's frontier row (``row`` counted within the state)."""
-        _, ms_keys, _ = _multisets()
+        _, ms_keys, _ = multiset_table()
         multisets = []
         while width > 0:
             level = self.levels[width]

@@ -44,7 +44,16 @@ from solver.game.evaluator import hand_table, rank_multisets
 from solver.game.rules import Rules
 from solver.response.pareto import pareto_keep, ragged_arange
 
-__all__ = ["POW5", "RankFrontiers", "multiset_keys", "rank_frontiers"]
+__all__ = [
+    "POW5",
+    "RankFrontiers",
+    "RankLevel",
+    "insert_sorted",
+    "multiset_keys",
+    "multiset_table",
+    "options_of",
+    "rank_frontiers",
+]
 
 POW5 = 5 ** np.arange(N_RANKS, dtype=np.int64)
 
@@ -62,7 +71,7 @@ def _fit_codes(counts: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _multisets() -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+def multiset_table() -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
     """Rank multisets, their keys, and for each rank the multisets whose lowest rank it is."""
     counts = rank_multisets().astype(np.int64)
     lowest = np.argmax(counts > 0, axis=1)
@@ -72,22 +81,22 @@ def _multisets() -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
 
 @lru_cache(maxsize=1)
 def _multiset_codes() -> np.ndarray:
-    return _fit_codes(_multisets()[0])
+    return _fit_codes(multiset_table()[0])
 
 
 def multiset_keys() -> np.ndarray:
     """Key of each row of :func:`~solver.game.evaluator.rank_multisets`."""
-    return _multisets()[1]
+    return multiset_table()[1]
 
 
-def _options_of(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def options_of(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(state index, multiset) pairs: multisets that fit and hold the lowest rank.
 
     Sorted by state, then multiset.  The fit test runs on 32-bit codes (eight
     4-bit fields), and the pairs of each lowest rank are scattered to their
     state's slot (a counting sort: no argsort).
     """
-    _, _, by_lowest = _multisets()
+    _, _, by_lowest = multiset_table()
     ms_codes = _multiset_codes().astype(np.uint32)
     guards = np.uint32(_GUARDS)
     counts = (keys[:, None] // POW5) % 5
@@ -118,7 +127,7 @@ def _options_of(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @dataclass
-class _Level:
+class RankLevel:
     """Frontiers of the known states of one level, in CSR form sorted by key."""
 
     keys: np.ndarray  # (S,) sorted keys
@@ -128,7 +137,7 @@ class _Level:
     child: np.ndarray  # (N,) int32 row within the child state c - choice
 
     @classmethod
-    def empty(cls, width: int) -> _Level:
+    def empty(cls, width: int) -> RankLevel:
         return cls(
             keys=np.zeros(0, dtype=np.int64),
             offsets=np.zeros(1, dtype=np.int64),
@@ -148,7 +157,7 @@ class _Level:
         index = np.minimum(np.searchsorted(self.keys, keys), self.keys.shape[0] - 1)
         return self.keys[index] == keys
 
-    def merged(self, other: _Level) -> _Level:
+    def merged(self, other: RankLevel) -> RankLevel:
         """This level with the states of ``other`` (disjoint keys) added."""
         if other.keys.shape[0] == 0:
             return self
@@ -157,7 +166,7 @@ class _Level:
         starts = np.concatenate([self.offsets[:-1], other.offsets[:-1] + self.rows.shape[0]])
         order = np.argsort(keys, kind="stable")
         take = np.repeat(starts[order], sizes[order]) + ragged_arange(sizes[order])
-        return _Level(
+        return RankLevel(
             keys=keys[order],
             offsets=np.concatenate([[0], np.cumsum(sizes[order])]),
             rows=np.concatenate([self.rows, other.rows])[take],
@@ -169,14 +178,14 @@ class _Level:
 _PARALLEL_FROM = 256  # states in a level before it is split over two threads
 
 
-def _concatenate(parts: list[_Level]) -> _Level:
+def _concatenate(parts: list[RankLevel]) -> RankLevel:
     """Levels of consecutive key ranges, as one."""
     offsets = [np.zeros(1, dtype=np.int64)]
     total = 0
     for part in parts:
         offsets.append(part.offsets[1:] + total)
         total += int(part.offsets[-1])
-    return _Level(
+    return RankLevel(
         keys=np.concatenate([part.keys for part in parts]),
         offsets=np.concatenate(offsets),
         rows=np.concatenate([part.rows for part in parts]),
@@ -185,10 +194,10 @@ def _concatenate(parts: list[_Level]) -> _Level:
     )
 
 
-def _insert_sorted(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+def insert_sorted(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Each sorted row with its value inserted in order (no full sort needed).
 
-    >>> _insert_sorted(np.array([[1, 5], [2, 3]]), np.array([3, 9])).tolist()
+    >>> insert_sorted(np.array([[1, 5], [2, 3]]), np.array([3, 9])).tolist()
     [[1, 3, 5], [2, 3, 9]]
     """
     n, width = rows.shape
@@ -206,8 +215,8 @@ class RankFrontiers:
 
     def __init__(self, multiset_strength: np.ndarray) -> None:
         self.strength = multiset_strength.astype(np.int64)
-        self.levels: dict[int, _Level] = {
-            0: _Level(
+        self.levels: dict[int, RankLevel] = {
+            0: RankLevel(
                 keys=np.zeros(1, dtype=np.int64),
                 offsets=np.array([0, 1]),
                 rows=np.zeros((1, 0), dtype=np.int16),
@@ -216,15 +225,15 @@ class RankFrontiers:
             )
         }
 
-    def level(self, width: int) -> _Level:
+    def level(self, width: int) -> RankLevel:
         """The known states of a level."""
         if width not in self.levels:
-            self.levels[width] = _Level.empty(width)
+            self.levels[width] = RankLevel.empty(width)
         return self.levels[width]
 
     def ensure(self, roots: dict[int, set[int]]) -> None:
         """Compute the frontiers of the given states and everything they need."""
-        _, ms_keys, _ = _multisets()
+        _, ms_keys, _ = multiset_table()
         top = max(roots, default=0)
         missing: dict[int, np.ndarray] = {}
         carried: set[int] = set()
@@ -234,19 +243,19 @@ class RankFrontiers:
             missing[width] = new
             carried = set()
             if width > 1 and new.shape[0]:
-                state, multiset = _options_of(new)
+                state, multiset = options_of(new)
                 carried = set(np.unique(new[state] - ms_keys[multiset]).tolist())
         for width in range(1, top + 1):
             if missing[width].shape[0]:
                 self.levels[width] = self.level(width).merged(self._compute(width, missing[width]))
 
-    def _compute(self, width: int, keys: np.ndarray) -> _Level:
+    def _compute(self, width: int, keys: np.ndarray) -> RankLevel:
         """Frontiers of new states of one level, from the level below."""
-        _, ms_keys, _ = _multisets()
+        _, ms_keys, _ = multiset_table()
         below = self.level(width - 1)
         if width == 1:
             choice = np.searchsorted(ms_keys, keys)
-            return _Level(
+            return RankLevel(
                 keys=keys,
                 offsets=np.arange(keys.shape[0] + 1),
                 rows=self.strength[choice][:, None].astype(np.int16),
@@ -262,22 +271,22 @@ class RankFrontiers:
             parts = list(pool.map(lambda chunk: self._compute_chunk(chunk, below), chunks))
         return _concatenate(parts)
 
-    def _compute_chunk(self, keys: np.ndarray, below: _Level) -> _Level:
+    def _compute_chunk(self, keys: np.ndarray, below: RankLevel) -> RankLevel:
         """Frontiers of some new states of one level (keys sorted)."""
-        _, ms_keys, _ = _multisets()
-        state, multiset = _options_of(keys)
+        _, ms_keys, _ = multiset_table()
+        state, multiset = options_of(keys)
         child_state = below.find(keys[state] - ms_keys[multiset])
         sizes = below.offsets[child_state + 1] - below.offsets[child_state]
         pair = np.repeat(np.arange(state.shape[0]), sizes)
         local = ragged_arange(sizes)
         child_row = np.repeat(below.offsets[child_state], sizes) + local
         added = self.strength[multiset[pair]].astype(np.int16)
-        rows = _insert_sorted(below.rows[child_row], added)
+        rows = insert_sorted(below.rows[child_row], added)
         group = state[pair]
         keep = pareto_keep(group, rows)
         order = np.flatnonzero(keep)[np.argsort(group[keep], kind="stable")]
         counts = np.bincount(group[order], minlength=keys.shape[0])
-        return _Level(
+        return RankLevel(
             keys=keys,
             offsets=np.concatenate([[0], np.cumsum(counts)]),
             rows=rows[order],
@@ -298,7 +307,7 @@ class RankFrontiers:
 
     def trace(self, width: int, key: int, row: int) -> list[int]:
         """The multisets of a state's frontier row (``row`` counted within the state)."""
-        _, ms_keys, _ = _multisets()
+        _, ms_keys, _ = multiset_table()
         multisets = []
         while width > 0:
             level = self.level(width)
