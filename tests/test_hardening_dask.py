@@ -79,3 +79,13 @@ def test_a_refusing_port(refusing_port):
 def test_connect_timeout_must_be_positive():
     command = ["tournament", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]
     one_line_error(quintet(*command, "--connect-timeout", "0"), "--connect-timeout")
+
+
+@pytest.mark.parametrize("kind", ["silent", "protocol"])
+def test_book_builds_fail_fast_too(kind, silent_port, tmp_path):
+    address = f"tcp://127.0.0.1:{silent_port}" if kind == "silent" else "foo://x"
+    process = quintet(
+        "book", "build", "--book", str(tmp_path / "book.sqlite"), "--deals", "1", "--seed", "0",
+        "--backend", "dask", "--scheduler", address, timeout=120,
+    )  # fmt: skip
+    one_line_error(process, "is not a reachable Dask scheduler")

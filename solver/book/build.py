@@ -44,6 +44,7 @@ from solver.book.canonical import canonical_key, canonical_mirror_holdings, clas
 from solver.book.errors import BookError
 from solver.book.lookup import solve_canonical
 from solver.book.store import Book
+from solver.cluster import DASK_CONNECT_TIMEOUT, dask_client
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.deal import deal, deal_seed
@@ -280,13 +281,7 @@ def _run_dask(
         )
         client = Client(cluster)
     else:
-        try:
-            client = Client(scheduler)
-        except (OSError, ValueError, TimeoutError) as error:
-            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-            raise BookError(
-                f"scheduler {scheduler!r} cannot be used: {reason}", argument="scheduler"
-            ) from None
+        client = dask_client(scheduler, DASK_CONNECT_TIMEOUT)  # a deadline, not a hang
     committer = _Committer(book, total, batch, on_progress)
     try:
         # Keep every worker busy, and no more: the task list is streamed.

@@ -14,20 +14,16 @@ terminated); a Dask scheduler that does not answer fails within
 from __future__ import annotations
 
 import signal
-import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
+from solver.cluster import DASK_CONNECT_TIMEOUT, dask_client
 from solver.errors import QuintetError
 
 __all__ = ["DASK_CONNECT_TIMEOUT", "chunks", "run_dask", "run_local"]
 
 T = TypeVar("T")
-
-# Seconds to wait for a Dask scheduler to answer before giving up: an
-# address that is not a scheduler (a web server, a silent port) fails then.
-DASK_CONNECT_TIMEOUT = 10.0
 
 
 def chunks(indices: list[int], parts: int) -> list[list[int]]:
@@ -87,37 +83,6 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
-def _dask_client(scheduler: str, timeout: float) -> object:
-    """A client of a running scheduler, or a QuintetError within the connect timeout.
-
-    The client connects in a daemon thread: a port that accepts but never
-    answers (a web server, a silent listener) can block the handshake past
-    ``Client``'s own timeout, so the wait is bounded here.
-    """
-    from distributed import Client
-
-    outcome: dict[str, object] = {}
-
-    def connect() -> None:
-        try:
-            outcome["client"] = Client(scheduler, timeout=timeout)
-        except Exception as error:  # distributed raises many kinds; all mean "cannot connect"
-            lines = str(error).strip().splitlines()
-            outcome["reason"] = lines[0] if lines else type(error).__name__
-
-    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
-    thread.start()
-    thread.join(timeout + 1)
-    if "client" in outcome:
-        return outcome["client"]
-    reason = outcome.get("reason", "no answer")
-    raise QuintetError(
-        f"scheduler {scheduler!r} is not a reachable Dask scheduler "
-        f"(waited at most {timeout:g} s): {reason}",
-        argument="scheduler",
-    )
-
-
 def run_dask(
     work: Callable[[list[int]], list[T]],
     parts: list[list[int]],
@@ -140,7 +105,7 @@ def run_dask(
         )
         client = Client(cluster)
     else:
-        client = _dask_client(scheduler, connect_timeout)  # type: ignore[assignment]
+        client = dask_client(scheduler, connect_timeout)
     futures = []
     try:
         futures = [client.submit(work, part, pure=False) for part in parts]
