@@ -59,6 +59,7 @@ from solver.response.rank_frontier import (
     insert_sorted,
     multiset_table,
     options_of,
+    trace_row,
 )
 
 __all__ = ["POW5", "HoldingFrontiers"]
@@ -334,13 +335,4 @@ class HoldingFrontiers:
 
     def trace(self, width: int, key: int, row: int) -> list[int]:
         """The multisets of a state's frontier row (``row`` counted within the state)."""
-        _, ms_keys, _ = multiset_table()
-        multisets = []
-        while width > 0:
-            level = self.levels[width]
-            index = int(level.offsets[level.find(np.array([key]))[0]]) + row
-            multisets.append(int(level.choice[index]))
-            row = int(level.child[index])
-            key -= int(ms_keys[level.choice[index]])
-            width -= 1
-        return multisets
+        return trace_row(self.levels.__getitem__, width, key, row)

@@ -33,6 +33,7 @@ state, which rebuilds concrete packets.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -53,6 +54,7 @@ __all__ = [
     "multiset_table",
     "options_of",
     "rank_frontiers",
+    "trace_row",
 ]
 
 POW5 = 5 ** np.arange(N_RANKS, dtype=np.int64)
@@ -307,16 +309,25 @@ class RankFrontiers:
 
     def trace(self, width: int, key: int, row: int) -> list[int]:
         """The multisets of a state's frontier row (``row`` counted within the state)."""
-        _, ms_keys, _ = multiset_table()
-        multisets = []
-        while width > 0:
-            level = self.level(width)
-            index = int(level.offsets[level.find(np.array([key]))[0]]) + row
-            multisets.append(int(level.choice[index]))
-            row = int(level.child[index])
-            key -= int(ms_keys[level.choice[index]])
-            width -= 1
-        return multisets
+        return trace_row(self.level, width, key, row)
+
+
+def trace_row(level_of: Callable[[int], RankLevel], width: int, key: int, row: int) -> list[int]:
+    """The multisets of frontier row ``row`` of state ``key`` at level ``width``, top down.
+
+    Each row records the multiset it chose and its row in the child state;
+    ``level_of(w)`` gives the level of width ``w``.
+    """
+    _, ms_keys, _ = multiset_table()
+    multisets = []
+    while width > 0:
+        level = level_of(width)
+        index = int(level.offsets[level.find(np.array([key]))[0]]) + row
+        multisets.append(int(level.choice[index]))
+        row = int(level.child[index])
+        key -= int(ms_keys[level.choice[index]])
+        width -= 1
+    return multisets
 
 
 def rank_frontiers(rules: Rules) -> RankFrontiers:
