@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from solver.equilibria import simplex as simplex_module
 from solver.equilibria.matrix_game import MatrixGameLP, solve_matrix_game
 from solver.equilibria.simplex import SimplexError, WarmSimplex
 
@@ -50,6 +51,22 @@ def test_symmetric_win_games_grown_like_the_double_oracle(seed):
     while size < payoff.shape[0]:
         size = min(payoff.shape[0], size + int(rng.integers(1, 25)))
         check(simplex, payoff[:size, :size])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_frequent_foldings_reprice_correctly(seed, monkeypatch):
+    # Fold every 4 pivots and invert every 3rd folding: the prices are
+    # recomputed at each folding, mid-simplex, many times per solve.
+    monkeypatch.setattr(simplex_module, "REFACTOR_EVERY", 4)
+    monkeypatch.setattr(simplex_module, "INVERT_EVERY", 3)
+    rng = np.random.default_rng(200 + seed)
+    payoff = win_game(rng, 120, symmetric=seed != 1)
+    simplex = WarmSimplex(shift=2.0, seed=seed)
+    size = 1
+    while size < payoff.shape[0]:
+        size = min(payoff.shape[0], size + int(rng.integers(5, 30)))
+        check(simplex, payoff[:size, :size])
+    assert simplex.pivots > 12 * size // 10  # enough pivots for many foldings
 
 
 @pytest.mark.parametrize("seed", range(6))
