@@ -12,8 +12,8 @@ The game is solved by double oracle (:mod:`solver.equilibria.double_oracle`,
 where the maths is) with the deal as its payoff oracle
 (:mod:`solver.equilibria.frontier_game`, where the best responses are).  The
 restricted games are linear programs (:mod:`solver.equilibria.matrix_game`:
-GLOP, or for win games the warm-started simplex of
-:mod:`solver.equilibria.simplex`).  The certified bounds
+the warm-started simplex of :mod:`solver.equilibria.simplex`, checked, with
+GLOP to fall back on).  The certified bounds
 ``lower = min_b u(x, b) <= value <= max_a u(a, y) = upper`` hold for the whole
 game; ``upper - lower`` is the certified gap, what either player could gain by
 deviating.
@@ -106,18 +106,28 @@ class EquilibriumResult:
         return 100.0 * self.gap / scale
 
 
-# Strategies added per player and iteration: the win payoff's restricted
-# games are degenerate and converge in fewer, larger steps.
-_PER_ITERATION = {Payoff.MARGIN: 5, Payoff.WIN: 30}
-# The warm simplex for the restricted games (solver.equilibria.simplex), on one
-# BLAS thread: on win games, whose restricted games reach hundreds of
+# Strategies added per player and iteration, by payoff and by whether the
+# game is symmetric (mirror mode: one set of strategies serves both sides).
+# The win payoff's restricted games are degenerate and converge in fewer,
+# larger steps; 15 or 60 win strategies instead of 30 took no less CPU on
+# mirror deals 2 and 5.  Symmetric margin games took 36% less CPU with 10
+# than with 5 (30 mirror deals and the two slowest of the tournament's first
+# 12), independent ones 12% more.
+_PER_ITERATION = {
+    (Payoff.MARGIN, True): 10,
+    (Payoff.MARGIN, False): 5,
+    (Payoff.WIN, True): 30,
+    (Payoff.WIN, False): 30,
+}
+# The restricted games are solved by the warm simplex (solver.equilibria.simplex),
+# on one BLAS thread, by default.  On win games, whose restricted games reach hundreds of
 # strategies, it wins where it matters (benchmarks/bench_fast.py --glop: the
 # slowest of 16 deals 25 s against 179 s for GLOP from scratch; p95 10 s
 # against 63 s), while GLOP is a little faster on the small ones (median
-# 0.47 s against 0.57 s).  Margin games stay small, and GLOP is a little
-# faster there.  Per iteration, 15 or 60 win strategies instead of 30 took no
-# less CPU on mirror deals 2 and 5.
-_WARM = {Payoff.MARGIN: False, Payoff.WIN: True}
+# 0.47 s against 0.57 s).  On margin games it is as fast as GLOP on the
+# typical deal and faster on the slow ones (30 mirror and 30 independent
+# deals, CPU: the slowest mirror deal 2.3 s against 3.8 s, p95 1.9 s
+# against 2.9 s; medians equal).
 
 
 class DoubleOracle(double_oracle.DoubleOracle):
@@ -132,12 +142,12 @@ class DoubleOracle(double_oracle.DoubleOracle):
     payoff
         ``"margin"`` or ``"win"``.
     per_iteration
-        Best responses added per player and iteration (default: 5 for
-        margin, 30 for win).
+        Best responses added per player and iteration (default: 10 for
+        margin in mirror mode, 5 for other margin games, 30 for win).
     warm_simplex
         Solve the restricted games with the warm simplex
-        (:mod:`solver.equilibria.simplex`) rather than GLOP from scratch (default: for
-        win, not for margin).  Either way the result is certified the same.
+        (:mod:`solver.equilibria.simplex`) rather than GLOP from scratch
+        (default: yes).  Either way the result is certified the same.
 
     >>> DoubleOracle(range(25), range(25), per_iteration=0)
     Traceback (most recent call last):
@@ -152,21 +162,22 @@ class DoubleOracle(double_oracle.DoubleOracle):
         rules: Rules | None = None,
         payoff: Payoff | str = Payoff.MARGIN,
         per_iteration: int | None = None,
-        warm_simplex: bool | None = None,
+        warm_simplex: bool = True,
     ) -> None:
         started = time.perf_counter()
         self.rules = rules or DEFAULT_RULES
         self.payoff = parse_payoff(payoff)
-        if per_iteration is None:
-            per_iteration = _PER_ITERATION[self.payoff]
-        if per_iteration < 1:
+        if per_iteration is not None and per_iteration < 1:
             raise SolverError(f"per_iteration must be at least 1, got {per_iteration}")
-        self.game = FrontierGame(first, second, self.rules, self.payoff, per_iteration)
+        self.game = FrontierGame(first, second, self.rules, self.payoff)
+        if per_iteration is None:
+            per_iteration = _PER_ITERATION[self.payoff, self.game.symmetric]
+        self.game.per_iteration = per_iteration
         self.frontier_seconds = time.perf_counter() - started
         super().__init__(
             self.game,
             per_iteration=per_iteration,
-            warm_simplex=_WARM[self.payoff] if warm_simplex is None else warm_simplex,
+            warm_simplex=warm_simplex,
             units=self.game.to_payoff,
             started=started,
         )
@@ -206,7 +217,7 @@ def solve(
     *,
     tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
-    warm_simplex: bool | None = None,
+    warm_simplex: bool = True,
     on_record: Callable[[IterationRecord], None] | None = None,
 ) -> EquilibriumResult:
     """An equilibrium of the deal where player 1 holds ``first`` and player 2 ``second``.
