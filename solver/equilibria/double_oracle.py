@@ -41,6 +41,17 @@ response, and is never dropped again: each strategy leaves at most once,
 so the iteration cannot cycle.  The certificate never depends on the
 restricted sets.
 
+Warm-up.  Early restricted games need not be solved exactly: the bounds
+of step 2 hold for any strategies ``x`` and ``y``.  With a
+:class:`~solver.equilibria.regret_matching.WarmUp`, they are first solved
+approximately by regret matching (cheap matrix-vector products, no
+pivots), the sets growing as usual; once the certified gap is below the
+warm-up's, the strategies the approximate solution uses are kept (the rest
+count as dropped) and the iteration goes on exactly as above, so the
+result is the same exact equilibrium.  On large, degenerate games the
+exact phase then starts near the support, and skips most of the linear
+programs the sets' growth would have cost.
+
 Symmetric games (``u(a, b) = -u(b, a)`` over one strategy set) keep one
 set: the row solution is optimal for both sides, the value is 0, and
 ``lower = -upper``.
@@ -63,8 +74,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.equilibria.matrix_game import MatrixGameLP
+from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
+from solver.equilibria.regret_matching import RegretMatching, WarmUp
 from solver.errors import SolverError
 from solver.game.time_limit import check_time_limit
 
@@ -76,6 +88,7 @@ __all__ = [
     "MatrixOracle",
     "PayoffOracle",
     "Solution",
+    "WarmUp",
     "solve",
 ]
 
@@ -207,6 +220,10 @@ class DoubleOracle:
         increasing map from the oracle's payoffs (default: the same).
     started
         :func:`time.perf_counter` at the start of the solve (default: now).
+    warm_up
+        Solve the first restricted games approximately, by regret matching
+        (:mod:`solver.equilibria.regret_matching`), until the certified gap
+        is small; then go on exactly from the strategies in use.
 
     >>> DoubleOracle(MatrixOracle(np.eye(2)), per_iteration=0)
     Traceback (most recent call last):
@@ -222,6 +239,7 @@ class DoubleOracle:
         warm_simplex: bool = False,
         units: Callable[[float], float] | None = None,
         started: float | None = None,
+        warm_up: WarmUp | None = None,
     ) -> None:
         if per_iteration < 1:
             raise SolverError(f"per_iteration must be at least 1, got {per_iteration}")
@@ -235,6 +253,9 @@ class DoubleOracle:
         self.columns = self.rows if oracle.symmetric else _Side()
         self.lp_value = 0.0
         self.iteration = 0
+        self.warm_up = warm_up
+        # Regret matching's state while warming up; None in the exact phase.
+        self._matching = None if warm_up is None else RegretMatching(oracle.symmetric)
 
     def _add_row(self, strategy: int) -> None:
         # Against the columns so far (in a symmetric game, before it joins them).
@@ -254,6 +275,18 @@ class DoubleOracle:
                 self._add_column(strategy)
         for strategy in new_columns:
             self._add_column(strategy)
+        if self._matching is not None:
+            self._matching.grow(*self.lp.shape)
+
+    def _solve_restricted(self) -> MatrixGameSolution:
+        """The restricted game's equilibrium: exact, or approximate while warming up."""
+        if self._matching is None or self.warm_up is None:
+            return self.lp.solve()
+        payoff = self.lp.matrix()
+        x, y = self._matching.solve(payoff, self.warm_up.iterations)
+        value = 0.0 if self.oracle.symmetric else float(x @ payoff @ y)
+        lower, upper = float((x @ payoff).min()), float((payoff @ y).max())
+        return MatrixGameSolution(x, y, value, lower, upper)
 
     def _best_responses(
         self, x: np.ndarray, y: np.ndarray
@@ -288,7 +321,7 @@ class DoubleOracle:
         while self.iteration < max_iterations:
             self.iteration += 1
             lp_started = time.perf_counter()
-            solution = self.lp.solve()
+            solution = self._solve_restricted()
             oracle_started = time.perf_counter()
             self.lp_value = solution.value
             # The row solution of a symmetric game is optimal for both sides.
@@ -314,11 +347,18 @@ class DoubleOracle:
                 return
             if deadline is not None and time.perf_counter() >= deadline:
                 return
-            self._prune(x, y)
+            if self._matching is None:
+                self._prune(x, y)
             new_rows = self.rows.picks(best_rows, self.lp_value, self.per_iteration)
             new_columns = []
             if best_columns is not None:
                 new_columns = self.columns.picks(best_columns, -self.lp_value, self.per_iteration)
+            warm_up = None if self._matching is None else self.warm_up
+            if warm_up is not None and (
+                upper - lower <= warm_up.gap or not (new_rows or new_columns)
+            ):
+                self._end_warm_up(x, y, warm_up.keep)
+                continue  # the next restricted game is solved exactly
             if not new_rows and not new_columns:
                 return  # numerically converged: nothing new to add
             self._add(new_rows, new_columns)
@@ -349,6 +389,26 @@ class DoubleOracle:
             return
         if 4 * (len(rows) + len(columns)) > 3 * before:
             return  # too little to gain: less than a quarter would go
+        self._restrict(rows, columns)
+
+    def _end_warm_up(self, x: np.ndarray, y: np.ndarray, keep: float) -> None:
+        """Keep the strategies the approximate solution uses; solve exactly from now on.
+
+        A strategy stays if its probability is at least ``keep`` over the
+        set's size (the most likely one always does).
+        """
+
+        def used(side: _Side, mixed: np.ndarray) -> list[int]:
+            kept = mixed >= keep / mixed.shape[0]
+            kept[np.argmax(mixed)] = True
+            return [s for s, k in zip(side.strategies, kept.tolist(), strict=True) if k]
+
+        rows = used(self.rows, x)
+        self._restrict(rows, rows if self.oracle.symmetric else used(self.columns, y))
+        self._matching = None
+
+    def _restrict(self, rows: list[int], columns: list[int]) -> None:
+        """Keep only ``rows`` and ``columns``; the others count as dropped once."""
         dropped_rows = set(self.rows.strategies) - set(rows)
         dropped_columns = set(self.columns.strategies) - set(columns)
         keep_rows = [self.rows.strategies.index(i) for i in rows]
@@ -387,9 +447,12 @@ def solve(
     tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
     max_iterations: int = 100_000,
+    warm_up: WarmUp | None = None,
 ) -> Solution:
     """An equilibrium of the game ``oracle`` by double oracle (see :class:`DoubleOracle`)."""
-    search = DoubleOracle(oracle, per_iteration=per_iteration, warm_simplex=warm_simplex)
+    search = DoubleOracle(
+        oracle, per_iteration=per_iteration, warm_simplex=warm_simplex, warm_up=warm_up
+    )
     for _ in search.iterations(tolerance, time_limit, max_iterations):
         pass
     return search.solution()
