@@ -103,6 +103,9 @@ def _reference_build(holding: list[int], rules: Rules, packets: Packets) -> list
                 held = Counter(c // 4 for c in remaining)
                 taken = Counter(c // 4 for c in hand)
                 first = -sum(1 for r, n in taken.items() if held[r] == 4 and n < 4)
+                flush = category(np.array(hand), rules) == Category.STRAIGHT_FLUSH
+                if packets is Packets.KEEP_FOURS_SF and flush:
+                    first = min(first + 1, 0)  # a straight flush may break one
             if best_key is None or (first, value) > best_key:  # strict: the first maximum
                 best_key, best_hand = (first, value), hand
         assert best_hand is not None
@@ -114,7 +117,9 @@ def _reference_build(holding: list[int], rules: Rules, packets: Packets) -> list
 FOURS_AND_A_STRAIGHT_FLUSH = "7c 7d 7h 7s 8c 8d 8h 8s 9s Ts Js Qh Kd Ac Ad"
 
 
-@pytest.mark.parametrize("packets", [Packets.FOURS_FIRST, Packets.KEEP_FOURS])
+@pytest.mark.parametrize(
+    "packets", [Packets.FOURS_FIRST, Packets.KEEP_FOURS, Packets.KEEP_FOURS_SF]
+)
 @pytest.mark.parametrize("holding", ["seed 4", "seed 9", FOURS_AND_A_STRAIGHT_FLUSH])
 def test_new_builds_match_a_slow_reference(packets: Packets, holding: str) -> None:
     cards = (
@@ -132,6 +137,16 @@ def test_keep_fours_breaks_the_straight_flush_not_the_fours() -> None:
     kinds = [Category(int(category(np.array(p), THREE))) for p in kept]
     assert Category.STRAIGHT_FLUSH in [Category(int(category(np.array(p), THREE))) for p in greedy]
     assert kinds.count(Category.FOUR_OF_A_KIND) == 2  # 7777 and 8888 kept whole
+    # The straight flush 7-J of spades breaks two: not even keep-fours-sf makes it.
+    assert built_packets(cards, THREE, Packets.KEEP_FOURS_SF) == kept
+
+
+def test_keep_fours_sf_lets_a_straight_flush_break_one_four() -> None:
+    # 7-J of spades breaks only the sevens (no other rank is held four times).
+    cards = parse_cards("7c 7d 7h 7s 8s 9s Ts Js Ac Ad Ah Kc Kd Qc Qd")
+    flush = tuple(sorted(parse_cards("7s 8s 9s Ts Js")))
+    assert flush in built_packets(cards, THREE, Packets.KEEP_FOURS_SF)
+    assert flush not in built_packets(cards, THREE, Packets.KEEP_FOURS)
 
 
 @pytest.mark.parametrize("seed", [0, 2, 6, 13])
@@ -236,7 +251,7 @@ def test_measure_is_search_on_training_then_test_deals() -> None:
 def test_default_rule_is_the_searched_one() -> None:
     assert house_rule(5) is HOUSE_RULE
     assert HOUSE_RULE.describe() == (
-        "greedy packets at positions 1-5: 2 3 1 4 5; keep-fours packets 2 4 5 3 1 if they beat that"
+        "greedy packets at positions 1-5: 2 3 1 4 5; keep-fours-sf packets 2 1 4 5 3 if they beat that"
     )
     assert HOUSE_RULE in set(HOUSE_FAMILY.candidates())
 

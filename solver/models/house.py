@@ -10,18 +10,21 @@ The rule, in words (the default :data:`HOUSE_RULE`):
    (7 points) the strongest.
 2. **Build them again, keeping your fours of a kind.**  The same way, but a
    packet may not take some of the cards of a rank you still hold all four
-   of (it takes all four or none); only when no packet is left that breaks
-   none does it break as few as it must.  Lay these out 2, 4, 5, 3, 1 (the
-   weakest at position 5).
-3. **Play the second layout only if it beats the first** position by
-   position (more points when the two are scored against each other, as in
-   the game); otherwise play the first.
+   of (it takes all four or none) -- except a straight flush, which may break
+   one such four of a kind (not two).  If every packet left breaks one, break
+   as few as you must.  Number these 1 to 5 again and lay them out 2, 1, 4,
+   5, 3 (the weakest at position 2, the middle one at position 5).
+3. **Play the second layout only if it beats the first** when the two are
+   scored against each other position by position, as in the game;
+   otherwise play the first.
 
 Measured against the exact margin equilibrium on seeded deals (the
-equilibrium loss of ``quintet grade``): about 0.29 points a game on 250
-training deals and 0.3 on 400 other deals, against about 0.4 for greedy;
-:func:`solver.analysis.house_search.measure` reproduces the numbers
-(docs/findings.md, "A house rule").
+equilibrium loss of ``quintet grade``, points per game, ± 1.96 standard
+errors): 0.260 ± 0.069 on the 250 training deals it was chosen on and
+0.249 ± 0.055 on 400 other deals, against 0.563 ± 0.114 and 0.621 ± 0.087 for
+greedy play.  ``measure(250, 400)`` of :mod:`solver.analysis.house_search`
+reproduces them (``python -c "from solver.analysis.house_search import
+measure; print(measure(250, 400).table())"``; docs/findings.md, "A house rule").
 
 A :class:`HouseRule` is data: how the main packets are built
 (:class:`Packets`) and the order they are laid out in, and optionally an
@@ -74,13 +77,20 @@ class Packets(str, Enum):
       with the best kicker), else the strongest hand;
     * ``keep-fours``: the strongest hand that breaks none of the fours of a
       kind still in hand (takes all four cards of such a rank or none);
-      breaking as few as it must when every hand breaks one.
+      breaking as few as it must when every hand breaks one;
+    * ``keep-fours-sf``: the same, but a straight flush may break one four
+      of a kind (breaking two counts as breaking one).
     """
 
     GREEDY = "greedy"
     THRIFTY = "thrifty"
     FOURS_FIRST = "fours-first"
     KEEP_FOURS = "keep-fours"
+    KEEP_FOURS_SF = "keep-fours-sf"
+
+
+# How many fours of a kind a straight flush may break for free, by build.
+_FREE_BREAKS = {Packets.KEEP_FOURS: 0, Packets.KEEP_FOURS_SF: 1}
 
 
 def _check_order(name: str, order: tuple[int, ...] | None) -> None:
@@ -147,7 +157,7 @@ class HouseRule:
 
 
 # Chosen by solver.analysis.house_search.search on training deals (see there).
-HOUSE_RULE = HouseRule((1, 2, 0, 3, 4), Packets.GREEDY, Packets.KEEP_FOURS, (1, 3, 4, 2, 0))
+HOUSE_RULE = HouseRule((1, 2, 0, 3, 4), Packets.GREEDY, Packets.KEEP_FOURS_SF, (1, 0, 3, 4, 2))
 
 
 def house_rule(n_packets: int = 5) -> HouseRule:
@@ -173,12 +183,13 @@ def _preference(
     """What a build prefers before strength (higher first), one value per hand."""
     if packets is Packets.FOURS_FIRST:
         return (category(hands, rules) == Category.FOUR_OF_A_KIND).astype(np.int64)
-    if packets is Packets.KEEP_FOURS:
+    if packets in _FREE_BREAKS:
         # A four of a kind is broken when the hand takes some, not all, of its cards.
         held = np.bincount(np.asarray(rank_of(remaining)), minlength=N_RANKS)
         taken = (np.asarray(rank_of(hands))[..., None] == np.arange(N_RANKS)).sum(axis=1)
         broken = ((held == N_SUITS) & (taken > 0) & (taken < N_SUITS)).sum(axis=1)
-        return -broken.astype(np.int64)
+        free = np.where(category(hands, rules) == Category.STRAIGHT_FLUSH, _FREE_BREAKS[packets], 0)
+        return -np.maximum(broken - free, 0).astype(np.int64)
     return np.zeros(hands.shape[0], dtype=np.int64)
 
 
