@@ -5,27 +5,39 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from itertools import permutations
+from collections import Counter
+from itertools import combinations, permutations
 
 import numpy as np
 import pytest
 
 from solver.analysis.grade import grade
 from solver.analysis.house_search import (
+    HOUSE_FAMILY,
     HouseFamily,
     equilibrium_loss,
     holdout_seeds,
+    measure,
     search,
     training_seeds,
 )
 from solver.analysis.solutions import cached_equilibrium
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import QuintetError
+from solver.game.arrangement import Arrangement, score
+from solver.game.cards import parse_cards
 from solver.game.deal import deal
 from solver.game.evaluator import category, strength
 from solver.game.rules import Category, Rules
 from solver.models.heuristics import greedy_arrangement
-from solver.models.house import HOUSE_RULE, HouseRule, Packets, house_arrangement
+from solver.models.house import (
+    HOUSE_RULE,
+    HouseRule,
+    Packets,
+    built_packets,
+    house_arrangement,
+    house_rule,
+)
 from solver.models.packets import subsets
 from solver.play.players import player
 
@@ -34,10 +46,13 @@ THREE = Rules(position_points=(5, 6, 7))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 5])
-@pytest.mark.parametrize("packets", list(Packets))
-def test_uses_exactly_the_holding_and_is_deterministic(seed: int, packets: Packets) -> None:
+@pytest.mark.parametrize(
+    "rule",
+    [HOUSE_RULE, *(HouseRule(HOUSE_RULE.order, packets) for packets in Packets)],
+    ids=lambda r: r.describe(),
+)
+def test_uses_exactly_the_holding_and_is_deterministic(seed: int, rule: HouseRule) -> None:
     holding = deal(seed).holdings[0]
-    rule = HouseRule(order=HOUSE_RULE.order, packets=packets)
     first = house_arrangement(holding, rule=rule)
     assert first.cards == tuple(sorted(holding))
     shuffled = list(np.random.default_rng(seed).permutation(holding))
@@ -74,25 +89,98 @@ def test_thrifty_packets_take_the_weakest_of_the_best_combination() -> None:
     assert weakest_top != int(strength(hands).max())  # thrifty differs from greedy here
 
 
-def test_conditional_rule_switches_on_the_weakest_packet() -> None:
-    holding = deal(2).holdings[0]
-    always = HouseRule(order=(1, 2, 3, 0, 4))
-    # Below STRAIGHT_FLUSH holds for every weakest packet: the weak order is used.
-    switched = HouseRule((0, 1, 2, 3, 4), (1, 2, 3, 0, 4), Category.STRAIGHT_FLUSH)
-    assert house_arrangement(holding, rule=switched) == house_arrangement(holding, rule=always)
-    never = HouseRule((0, 1, 2, 3, 4), (1, 2, 3, 0, 4), Category.HIGH_CARD)
-    assert house_arrangement(holding, rule=never) == greedy_arrangement(holding)
+def _reference_build(holding: list[int], rules: Rules, packets: Packets) -> list[tuple[int, ...]]:
+    """A slow, literal build: every hand of what is left, the preference in plain Python."""
+    remaining = sorted(holding)
+    built = []
+    for _ in range(rules.n_packets):
+        best_key, best_hand = None, None
+        for hand in combinations(remaining, 5):
+            value = int(strength(np.array(hand), rules))
+            if packets is Packets.FOURS_FIRST:
+                first = int(category(np.array(hand), rules) == Category.FOUR_OF_A_KIND)
+            else:  # keep-fours: minus the fours of a kind the hand breaks
+                held = Counter(c // 4 for c in remaining)
+                taken = Counter(c // 4 for c in hand)
+                first = -sum(1 for r, n in taken.items() if held[r] == 4 and n < 4)
+                flush = category(np.array(hand), rules) == Category.STRAIGHT_FLUSH
+                if packets is Packets.KEEP_FOURS_SF and flush:
+                    first = min(first + 1, 0)  # a straight flush may break one
+            if best_key is None or (first, value) > best_key:  # strict: the first maximum
+                best_key, best_hand = (first, value), hand
+        assert best_hand is not None
+        built.append(best_hand)
+        remaining = [c for c in remaining if c not in best_hand]
+    return sorted(built, key=lambda p: int(strength(np.array(p), rules)))
+
+
+FOURS_AND_A_STRAIGHT_FLUSH = "7c 7d 7h 7s 8c 8d 8h 8s 9s Ts Js Qh Kd Ac Ad"
+
+
+@pytest.mark.parametrize(
+    "packets", [Packets.FOURS_FIRST, Packets.KEEP_FOURS, Packets.KEEP_FOURS_SF]
+)
+@pytest.mark.parametrize("holding", ["seed 4", "seed 9", FOURS_AND_A_STRAIGHT_FLUSH])
+def test_new_builds_match_a_slow_reference(packets: Packets, holding: str) -> None:
+    cards = (
+        list(deal(int(holding.split()[1]), THREE).holdings[0])
+        if holding.startswith("seed")
+        else list(parse_cards(holding))
+    )
+    assert list(built_packets(cards, THREE, packets)) == _reference_build(cards, THREE, packets)
+
+
+def test_keep_fours_breaks_the_straight_flush_not_the_fours() -> None:
+    cards = parse_cards(FOURS_AND_A_STRAIGHT_FLUSH)
+    greedy = built_packets(cards, THREE)
+    kept = built_packets(cards, THREE, Packets.KEEP_FOURS)
+    kinds = [Category(int(category(np.array(p), THREE))) for p in kept]
+    assert Category.STRAIGHT_FLUSH in [Category(int(category(np.array(p), THREE))) for p in greedy]
+    assert kinds.count(Category.FOUR_OF_A_KIND) == 2  # 7777 and 8888 kept whole
+    # The straight flush 7-J of spades breaks two: not even keep-fours-sf makes it.
+    assert built_packets(cards, THREE, Packets.KEEP_FOURS_SF) == kept
+
+
+def test_keep_fours_sf_lets_a_straight_flush_break_one_four() -> None:
+    # 7-J of spades breaks only the sevens (no other rank is held four times).
+    cards = parse_cards("7c 7d 7h 7s 8s 9s Ts Js Ac Ad Ah Kc Kd Qc Qd")
+    flush = tuple(sorted(parse_cards("7s 8s 9s Ts Js")))
+    assert flush in built_packets(cards, THREE, Packets.KEEP_FOURS_SF)
+    assert flush not in built_packets(cards, THREE, Packets.KEEP_FOURS)
+
+
+@pytest.mark.parametrize("seed", [0, 2, 6, 13])
+def test_alternative_is_played_only_when_it_beats_the_main_layout(seed: int) -> None:
+    holding = deal(seed).holdings[0]
+    main = house_arrangement(holding, rule=HouseRule(HOUSE_RULE.order))
+    assert HOUSE_RULE.alternative is not None and HOUSE_RULE.alternative_order is not None
+    other = built_packets(holding, packets=HOUSE_RULE.alternative)
+    alternative = Arrangement(tuple(other[i] for i in HOUSE_RULE.alternative_order))
+    expected = alternative if score(alternative, main).margin > 0 else main
+    assert house_arrangement(holding) == expected
+
+
+def test_both_outcomes_of_the_duel_occur() -> None:
+    played = {
+        house_arrangement(h) == house_arrangement(h, rule=HouseRule(HOUSE_RULE.order))
+        for h in (deal(training_seeds(40)[i]).holdings[0] for i in range(40))
+    }
+    assert played == {True, False}
 
 
 def test_bad_rules_and_holdings() -> None:
     with pytest.raises(QuintetError, match="not a permutation"):
         HouseRule(order=(0, 1, 1, 3, 4))
     with pytest.raises(QuintetError, match="go together"):
-        HouseRule(order=(0, 1, 2, 3, 4), weak_order=(1, 0, 2, 3, 4))
+        HouseRule(order=(0, 1, 2, 3, 4), alternative=Packets.THRIFTY)
+    with pytest.raises(QuintetError, match="differ in length"):
+        HouseRule((0, 1, 2, 3, 4), Packets.GREEDY, Packets.THRIFTY, (0, 1, 2))
     with pytest.raises(QuintetError, match="holding"):
         house_arrangement(range(24))
     with pytest.raises(QuintetError, match="orders 5 packets"):
         house_arrangement(range(10), TWO, HouseRule(order=(0, 1, 2, 3, 4)))
+    with pytest.raises(QuintetError, match="rule orders 2 packets"):
+        search((HouseRule((0, 1)),), (1,))
 
 
 def test_reduced_rules_have_a_default() -> None:
@@ -123,26 +211,49 @@ def test_search_returns_the_best_by_a_direct_loop() -> None:
     seeds = (3, 4, 6)
     family = HouseFamily(
         orders=tuple(permutations(range(3))),
-        weak_below=(Category.TWO_PAIR,),
-        weak_orders=((0, 1, 2), (1, 0, 2)),
         packets=(Packets.GREEDY, Packets.THRIFTY),
+        alternatives=(Packets.KEEP_FOURS, Packets.FOURS_FIRST),
+        alternative_orders=((0, 1, 2), (2, 0, 1)),
     )
     result = search(family, seeds, THREE)
     candidates = list(family.candidates())
-    assert len(result.scores) == len(candidates)
+    assert list(result.candidates) == candidates
+    graded: dict[tuple[int, Arrangement], float] = {}
     direct = []
     for rule in candidates:
         losses = []
         for seed in seeds:
             mine, theirs = deal(seed, THREE).holdings
-            losses.append(
-                grade(house_arrangement(mine, THREE, rule), theirs, THREE).equilibrium_loss
-            )
-        direct.append(float(np.mean(losses)))
-    assert result.best.mean_loss == pytest.approx(min(direct), abs=1e-9)
-    assert result.best.rule == candidates[int(np.argmin(direct))]
-    means = [s.mean_loss for s in result.scores]
+            arrangement = house_arrangement(mine, THREE, rule)
+            if (seed, arrangement) not in graded:
+                graded[seed, arrangement] = grade(arrangement, theirs, THREE).equilibrium_loss
+            losses.append(graded[seed, arrangement])
+        direct.append(losses)
+    assert np.allclose(result.losses, direct, atol=1e-9)
+    assert result.best.mean_loss == pytest.approx(float(np.mean(direct, axis=1).min()), abs=1e-9)
+    assert result.best.rule == candidates[int(np.argmin(np.mean(direct, axis=1)))]
+    means = [s.mean_loss for s in result.ranking(len(candidates))]
     assert means == sorted(means)
+
+
+def test_measure_is_search_on_training_then_test_deals() -> None:
+    family = HouseFamily(orders=tuple(permutations(range(3))), alternatives=(Packets.KEEP_FOURS,))
+    found = measure(3, 2, family, THREE)
+    trained = search(family, training_seeds(3), THREE)
+    assert found.rule == trained.best.rule and found.training == trained.best
+    greedy = HouseRule((0, 1, 2))
+    tested = search((found.rule, greedy), holdout_seeds(2), THREE)
+    assert found.test == tested.score(0) and found.greedy_test == tested.score(1)
+    assert found.greedy_training == trained.score(trained.candidates.index(greedy))
+    assert "training" in found.table()
+
+
+def test_default_rule_is_the_searched_one() -> None:
+    assert house_rule(5) is HOUSE_RULE
+    assert HOUSE_RULE.describe() == (
+        "greedy packets at positions 1-5: 2 3 1 4 5; keep-fours-sf packets 2 1 4 5 3 if they beat that"
+    )
+    assert HOUSE_RULE in set(HOUSE_FAMILY.candidates())
 
 
 def test_training_and_test_deals_differ() -> None:

@@ -34,7 +34,7 @@ def _house(args: argparse.Namespace) -> Output:
 COMMANDS: list[Command] = [
     Command(
         "house",
-        "lay out a holding by the house rule (greedy packets in a fixed order) and grade it",
+        "lay out a holding by the house rule (greedy packets, or packets keeping fours of a kind) and grade it",
         add_holdings_arguments,
         _house,
     ),

@@ -181,8 +181,8 @@ _DESCRIPTIONS = {
         "сначала сильнейший пакет, слабейший на позиции 1",
     ),
     "house": Phrase(
-        "the house rule: built packets laid out in a fixed order",
-        "домашнее правило: собранные пакеты в постоянном порядке",
+        "the house rule: greedy packets, or packets that keep fours of a kind if they beat them",
+        "домашнее правило: жадные пакеты или пакеты, сохраняющие каре, если они сильнее",
     ),
     "br-random": Phrase(
         "best response (margin) to a random opponent",
