@@ -16,6 +16,7 @@ import pytest
 from solver.equilibria.double_oracle import DoubleOracle, IterationRecord, Solution, solve
 from solver.equilibria.matrix_game import solve_matrix_game
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle
+from solver.equilibria.regret_matching import WarmUp
 from solver.errors import SolverError
 
 ROCK_PAPER_SCISSORS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=np.float64)
@@ -133,8 +134,8 @@ def test_random_games_match_the_whole_linear_program(seed, per_iteration):
 class CountingOracle(MatrixOracle):
     """Remembers which strategies were discarded, and how often."""
 
-    def __init__(self, payoff: np.ndarray) -> None:
-        super().__init__(payoff)
+    def __init__(self, payoff: np.ndarray, symmetric: bool = False) -> None:
+        super().__init__(payoff, symmetric)
         self.discarded: list[tuple[str, int]] = []
 
     def discard(self, rows: Sequence[int], columns: Sequence[int]) -> None:
@@ -217,3 +218,52 @@ def test_errors():
         list(DoubleOracle(MatrixOracle(np.eye(2))).iterations(tolerance=-1e-3))
     with pytest.raises(SolverError):
         BestResponses(np.zeros(0))
+
+
+def antisymmetric(rng: np.random.Generator, n: int) -> np.ndarray:
+    """A random symmetric game (``u(a, b) = -u(b, a)``) with payoffs -1, 0, 1."""
+    upper = np.triu(rng.integers(-1, 2, size=(n, n)), 1)
+    return (upper - upper.T).astype(float)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("gap", [0.0, 0.05, 10.0])
+def test_warm_up_ends_at_the_same_exact_value(seed, gap):
+    # gap 0: regret matching never gets there, the warm-up ends when no best
+    # response is new; gap 10: it ends after the first iteration.
+    rng = np.random.default_rng(seed)
+    payoff = rng.integers(-3, 4, size=(60, 70)).astype(float)
+    warm_up = WarmUp(gap=gap, iterations=50)
+    search = DoubleOracle(MatrixOracle(payoff), per_iteration=3, warm_up=warm_up)
+    list(search.iterations())
+    solution = search.solution()
+    assert solution.value == pytest.approx(solve_matrix_game(payoff).value, abs=1e-9)
+    assert solution.gap <= 1e-9
+    check_certificate(solution, payoff)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_warm_up_on_symmetric_games(seed):
+    payoff = antisymmetric(np.random.default_rng(seed), 120)
+    oracle = CountingOracle(payoff, symmetric=True)
+    records, solution = run(
+        oracle, per_iteration=10, warm_simplex=True, warm_up=WarmUp(gap=0.05, iterations=200)
+    )
+    assert solution.value == 0.0 and solution.gap <= 1e-9
+    check_certificate(solution, payoff)
+    # The switch to the exact phase keeps only the strategies in use (the
+    # set shrinks); each strategy is discarded once at most.
+    assert oracle.discarded and len(oracle.discarded) == len(set(oracle.discarded))
+    sizes = [r.row_strategies for r in records]
+    assert any(after < before for before, after in pairwise(sizes))
+
+
+def test_warm_up_bounds_are_certified_from_the_first_iteration():
+    # The approximate strategies' bounds hold for the whole game too.
+    payoff = antisymmetric(np.random.default_rng(9), 80)
+    oracle = MatrixOracle(payoff, symmetric=True)
+    search = DoubleOracle(oracle, per_iteration=5, warm_up=WarmUp(gap=0.0, iterations=20))
+    for record in search.iterations(max_iterations=3):
+        assert record.lower <= 0.0 <= record.upper
+    solution = search.solution()
+    check_certificate(solution, payoff)

@@ -467,3 +467,14 @@ def test_invalid_parameters_are_errors():
         list(DoubleOracle(holding, holding, rules, "margin").iterations(tolerance=-1.0))
     with pytest.raises(SolverError):
         solve(holding, holding, rules, tolerance=-1e-3)
+
+
+def test_warm_up_and_without_give_certified_equilibria_of_a_full_mirror_deal(solved):
+    # Mirror win games start with regret matching (solver.equilibria.regret_matching);
+    # the exact phase must end at an equilibrium all the same.
+    d, warmed = solved(6, MIRROR, "win")
+    plain = solve(d.holdings[0], d.holdings[1], MIRROR, payoff="win", warm_up=False)
+    for result in (warmed, plain):
+        assert result.value == 0.5 and result.converged and result.gap <= 1e-9
+        check_mixtures(result, d.holdings[0], d.holdings[1], MIRROR)
+    _exact_exploitability(warmed, d, MIRROR, "win")

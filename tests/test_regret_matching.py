@@ -1,0 +1,79 @@
+"""Regret matching+ (solver.equilibria.regret_matching) on small games with known equilibria."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.equilibria.matrix_game import solve_matrix_game
+from solver.equilibria.regret_matching import RegretMatching, WarmUp
+from solver.errors import SolverError
+
+
+def exploitability(payoff: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
+    """What the two strategies concede: max_i (A y)_i - min_j (x^T A)_j."""
+    return float((payoff @ y).max() - (x @ payoff).min())
+
+
+def test_matching_pennies_converges_to_one_half():
+    pennies = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    matching = RegretMatching(symmetric=False)
+    matching.grow(2, 2)
+    x, y = matching.solve(pennies, iterations=3000)
+    assert x == pytest.approx([0.5, 0.5], abs=0.01)
+    assert y == pytest.approx([0.5, 0.5], abs=0.01)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_games_approach_the_value(seed):
+    rng = np.random.default_rng(seed)
+    payoff = rng.integers(-3, 4, size=(15, 20)).astype(float)
+    matching = RegretMatching(symmetric=False)
+    matching.grow(*payoff.shape)
+    x, y = matching.solve(payoff, iterations=20)
+    early = exploitability(payoff, x, y)
+    x, y = matching.solve(payoff, iterations=5000)
+    late = exploitability(payoff, x, y)
+    # Any strategies bound the value from both sides.
+    value = solve_matrix_game(payoff).value
+    assert (x @ payoff).min() <= value + 1e-12 <= (payoff @ y).max() + 2e-12
+    assert late < 0.05 and late < early
+
+
+def test_symmetric_games_play_one_strategy():
+    rng = np.random.default_rng(3)
+    upper = np.triu(rng.integers(-1, 2, size=(30, 30)), 1)
+    payoff = (upper - upper.T).astype(float)
+    matching = RegretMatching(symmetric=True)
+    matching.grow(30, 30)
+    x, y = matching.solve(payoff, iterations=4000)
+    assert x is y
+    # The value of a symmetric game is 0: x guarantees nearly that.
+    assert (x @ payoff).min() > -0.05
+
+
+def test_regrets_persist_as_the_game_grows():
+    rng = np.random.default_rng(1)
+    payoff = rng.integers(-2, 3, size=(8, 8)).astype(float)
+    matching = RegretMatching(symmetric=False)
+    matching.grow(6, 6)
+    matching.solve(payoff[:6, :6], iterations=50)
+    before = matching.row_regrets.copy()
+    matching.grow(8, 8)
+    assert matching.row_regrets[:6].tolist() == before.tolist()
+    assert matching.row_regrets[6:].tolist() == [0.0, 0.0]
+    x, y = matching.solve(payoff, iterations=10)
+    assert x.shape == (8,) and y.shape == (8,)
+
+
+def test_errors():
+    matching = RegretMatching(symmetric=False)
+    matching.grow(2, 3)
+    with pytest.raises(SolverError, match="the game is 3 x 3 but the regrets are for 2 x 3"):
+        matching.solve(np.zeros((3, 3)), iterations=1)
+    with pytest.raises(SolverError, match="at least one iteration"):
+        WarmUp(gap=0.1, iterations=0)
+    with pytest.raises(SolverError, match="non-negative"):
+        WarmUp(gap=-1.0)
+    with pytest.raises(SolverError, match="non-negative"):
+        WarmUp(gap=float("nan"))
