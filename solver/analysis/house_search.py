@@ -26,7 +26,9 @@ at once with numpy.  :func:`search` returns the candidates and their losses;
     measure(n_training=250, n_test=400)
 
 searches :data:`HOUSE_FAMILY` on :func:`training_seeds` deals and measures
-the best rule and greedy play on :func:`holdout_seeds` deals.
+the best rule and greedy play on :func:`holdout_seeds` deals;
+:func:`validate` measures a rule and greedy play on a third set,
+:func:`validation_seeds`, looked at only once the rule was chosen.
 
 >>> from solver.game.rules import Rules
 >>> rules = Rules(position_points=(6, 7))
@@ -55,7 +57,7 @@ from solver.game.arrangement import Arrangement, points_against
 from solver.game.deal import deal, deal_seed
 from solver.game.evaluator import strength
 from solver.game.rules import DEFAULT_RULES, Rules
-from solver.models.house import HouseRule, Packets, built_packets
+from solver.models.house import HOUSE_RULE, HouseRule, Packets, built_packets
 from solver.models.opponents import Objective, expected_value, position_value_table
 
 __all__ = [
@@ -69,10 +71,13 @@ __all__ = [
     "measure",
     "search",
     "training_seeds",
+    "validate",
+    "validation_seeds",
 ]
 
-TRAINING_SERIES = 1000  # the series seeds of the training and test deals (deal_seed)
+TRAINING_SERIES = 1000  # the series seeds of the training, test and validation deals (deal_seed)
 HOLDOUT_SERIES = 2000
+VALIDATION_SERIES = 3000
 
 
 def training_seeds(n: int) -> tuple[int, ...]:
@@ -87,6 +92,15 @@ def training_seeds(n: int) -> tuple[int, ...]:
 def holdout_seeds(n: int) -> tuple[int, ...]:
     """The seeds of the first ``n`` test deals."""
     return tuple(deal_seed(HOLDOUT_SERIES, i) for i in range(n))
+
+
+def validation_seeds(n: int) -> tuple[int, ...]:
+    """The seeds of the first ``n`` validation deals (neither training nor test deals).
+
+    >>> set(validation_seeds(50)) & (set(training_seeds(50)) | set(holdout_seeds(50)))
+    set()
+    """
+    return tuple(deal_seed(VALIDATION_SERIES, i) for i in range(n))
 
 
 def _all_orders(n: int = 5) -> tuple[tuple[int, ...], ...]:
@@ -372,3 +386,27 @@ def measure(
         on_training = search((greedy,), found.seeds, rules, solver=solver).best
     on_test = search((best.rule, greedy), holdout_seeds(n_test), rules, solver=solver)
     return Measurement(best.rule, best, on_training, on_test.score(0), on_test.score(1))
+
+
+def validate(
+    n: int = 400,
+    rule: HouseRule = HOUSE_RULE,
+    rules: Rules | None = None,
+    *,
+    solver: EquilibriumSolver | None = None,
+) -> tuple[CandidateScore, CandidateScore]:
+    """``rule``'s and greedy play's losses on the first ``n`` :func:`validation_seeds` deals.
+
+    >>> from solver.game.rules import Rules
+    >>> house, greedy = validate(2, HouseRule((1, 0)), Rules(position_points=(6, 7)))
+    >>> len(house.losses), len(greedy.losses)
+    (2, 2)
+    >>> validate(0)
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: seeds: no deals to search on
+    """
+    rules = rules or DEFAULT_RULES
+    greedy = HouseRule(tuple(range(rules.n_packets)))
+    found = search((rule, greedy), validation_seeds(n), rules, solver=solver)
+    return found.score(0), found.score(1)
