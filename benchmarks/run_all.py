@@ -49,6 +49,12 @@ BENCHMARKS = [
         [],
         ["--deals", "3", "--first", "2"],
     ),
+    (
+        "Faster equilibria: frontier and exact equilibria on 100 deals per mode",
+        "bench_fast.py",
+        ["--deals", "100"],
+        ["--quick"],
+    ),
     ("Tournament", "bench_tournament.py", ["--deals", "100"], ["--deals", "4"]),
     ("Grading", "bench_grade.py", ["--deals", "20"], ["--deals", "3"]),
     (
