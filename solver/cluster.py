@@ -1,4 +1,4 @@
-"""Connecting to a Dask scheduler within a deadline (tournaments and book builds).
+"""Dask clusters for tournaments and book builds: a local one, or a scheduler's within a deadline.
 
 A port that accepts connections but never speaks Dask (a web server, a
 silent listener) can block the client's handshake far past ``Client``'s
@@ -14,11 +14,13 @@ solver.errors.QuintetError: scheduler 'foo://nowhere' is not a reachable Dask sc
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from solver.errors import QuintetError
 
-__all__ = ["DASK_CONNECT_TIMEOUT", "dask_client"]
+__all__ = ["DASK_CONNECT_TIMEOUT", "dask_client", "dask_cluster"]
 
 DASK_CONNECT_TIMEOUT = 10.0  # seconds a scheduler has to answer
 
@@ -52,3 +54,35 @@ def dask_client(scheduler: str, timeout: float) -> Any:
         f"(waited at most {timeout:g} s): {reason}",
         argument="scheduler",
     )
+
+
+@contextmanager
+def dask_cluster(
+    scheduler: str | None, jobs: int, connect_timeout: float = DASK_CONNECT_TIMEOUT
+) -> Iterator[Any]:
+    """A client of ``scheduler``'s cluster, or of a local one of ``jobs`` processes; closed after.
+
+    Raises a QuintetError (argument ``backend``) without the distributed
+    extra, and as :func:`dask_client` for a scheduler that does not answer.
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise QuintetError(
+            'backend "dask" needs the distributed extra: pip install "quintet-solver[distributed]"',
+            argument="backend",
+        ) from None
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)
+    else:
+        client = dask_client(scheduler, connect_timeout)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

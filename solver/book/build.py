@@ -44,7 +44,7 @@ from solver.book.canonical import canonical_key, canonical_mirror_holdings, clas
 from solver.book.errors import BookError
 from solver.book.lookup import solve_canonical
 from solver.book.store import Book
-from solver.cluster import DASK_CONNECT_TIMEOUT, dask_client
+from solver.cluster import dask_cluster
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.deal import deal, deal_seed
@@ -267,23 +267,10 @@ def _run_dask(
     batch: int,
     on_progress: Callable[[BuildProgress], None] | None,
 ) -> int:
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise BookError(
-            'backend "dask" needs the distributed extra: pip install "quintet-solver[distributed]"',
-            argument="backend",
-        ) from None
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = Client(cluster)
-    else:
-        client = dask_client(scheduler, DASK_CONNECT_TIMEOUT)  # a deadline, not a hang
-    committer = _Committer(book, total, batch, on_progress)
-    try:
+    with dask_cluster(scheduler, jobs) as client:  # a deadline for a scheduler, not a hang
+        from distributed import as_completed
+
+        committer = _Committer(book, total, batch, on_progress)
         # Keep every worker busy, and no more: the task list is streamed.
         workers = max(1, len(client.scheduler_info().get("workers", {})), jobs)
 
@@ -296,10 +283,6 @@ def _run_dask(
             for task in _take(tasks, 1):
                 running.add(submit(task))
         committer.flush()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
     return committer.done
 
 

@@ -18,8 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
-from solver.cluster import DASK_CONNECT_TIMEOUT, dask_client
-from solver.errors import QuintetError
+from solver.cluster import DASK_CONNECT_TIMEOUT, dask_cluster
 
 __all__ = ["DASK_CONNECT_TIMEOUT", "chunks", "run_dask", "run_local"]
 
@@ -92,33 +91,18 @@ def run_dask(
     connect_timeout: float = DASK_CONNECT_TIMEOUT,
 ) -> list[T]:
     """``work`` on every part on a Dask cluster: ``scheduler``'s, or a local one of ``jobs``."""
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise QuintetError(
-            'the dask backend needs the distributed extra: pip install "quintet-solver[distributed]"'
-        ) from None
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = Client(cluster)
-    else:
-        client = dask_client(scheduler, connect_timeout)
-    futures = []
-    try:
-        futures = [client.submit(work, part, pure=False) for part in parts]
-        records: list[T] = []
-        for future in as_completed(futures):
-            for record in future.result():
-                records.append(record)
-                on_result(record)
-        return records
-    except BaseException:
-        client.cancel(futures)
-        raise
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    with dask_cluster(scheduler, jobs, connect_timeout) as client:
+        from distributed import as_completed
+
+        futures = []
+        try:
+            futures = [client.submit(work, part, pure=False) for part in parts]
+            records: list[T] = []
+            for future in as_completed(futures):
+                for record in future.result():
+                    records.append(record)
+                    on_result(record)
+            return records
+        except BaseException:
+            client.cancel(futures)
+            raise
