@@ -253,9 +253,8 @@ class DoubleOracle:
         self.columns = self.rows if oracle.symmetric else _Side()
         self.lp_value = 0.0
         self.iteration = 0
-        self.warm_up = warm_up
-        # Regret matching's state while warming up; None in the exact phase.
-        self._matching = None if warm_up is None else RegretMatching(oracle.symmetric)
+        # The warm-up and regret matching's state while warming up; None in the exact phase.
+        self._warming = None if warm_up is None else (warm_up, RegretMatching(oracle.symmetric))
 
     def _add_row(self, strategy: int) -> None:
         # Against the columns so far (in a symmetric game, before it joins them).
@@ -275,15 +274,16 @@ class DoubleOracle:
                 self._add_column(strategy)
         for strategy in new_columns:
             self._add_column(strategy)
-        if self._matching is not None:
-            self._matching.grow(*self.lp.shape)
+        if self._warming is not None:
+            self._warming[1].grow(*self.lp.shape)
 
     def _solve_restricted(self) -> MatrixGameSolution:
         """The restricted game's equilibrium: exact, or approximate while warming up."""
-        if self._matching is None or self.warm_up is None:
+        if self._warming is None:
             return self.lp.solve()
+        warm_up, matching = self._warming
         payoff = self.lp.matrix()
-        x, y = self._matching.solve(payoff, self.warm_up.iterations)
+        x, y = matching.solve(payoff, warm_up.iterations)
         value = 0.0 if self.oracle.symmetric else float(x @ payoff @ y)
         lower, upper = float((x @ payoff).min()), float((payoff @ y).max())
         return MatrixGameSolution(x, y, value, lower, upper)
@@ -347,17 +347,16 @@ class DoubleOracle:
                 return
             if deadline is not None and time.perf_counter() >= deadline:
                 return
-            if self._matching is None:
+            if self._warming is None:
                 self._prune(x, y)
             new_rows = self.rows.picks(best_rows, self.lp_value, self.per_iteration)
             new_columns = []
             if best_columns is not None:
                 new_columns = self.columns.picks(best_columns, -self.lp_value, self.per_iteration)
-            warm_up = None if self._matching is None else self.warm_up
-            if warm_up is not None and (
-                upper - lower <= warm_up.gap or not (new_rows or new_columns)
+            if self._warming is not None and (
+                upper - lower <= self._warming[0].gap or not (new_rows or new_columns)
             ):
-                self._end_warm_up(x, y, warm_up.keep)
+                self._end_warm_up(x, y, self._warming[0].keep)
                 continue  # the next restricted game is solved exactly
             if not new_rows and not new_columns:
                 return  # numerically converged: nothing new to add
@@ -405,7 +404,7 @@ class DoubleOracle:
 
         rows = used(self.rows, x)
         self._restrict(rows, rows if self.oracle.symmetric else used(self.columns, y))
-        self._matching = None
+        self._warming = None
 
     def _restrict(self, rows: list[int], columns: list[int]) -> None:
         """Keep only ``rows`` and ``columns``; the others count as dropped once."""

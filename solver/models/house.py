@@ -197,9 +197,9 @@ def _preference(
 
 def _thrifty_key(hands: np.ndarray, rules: Rules) -> np.ndarray:
     # The weakest hand of the strongest combination: rank by category, then by -strength.
-    rank_of = np.empty(len(Category), dtype=np.int64)
-    rank_of[[int(c) for c in rules.category_order()]] = np.arange(len(Category))
-    return rank_of[category(hands, rules)] * (1 << 40) - strength(hands, rules).astype(np.int64)
+    place = np.empty(len(Category), dtype=np.int64)  # of each category, weakest first
+    place[[int(c) for c in rules.category_order()]] = np.arange(len(Category))
+    return place[category(hands, rules)] * (1 << 40) - strength(hands, rules).astype(np.int64)
 
 
 @lru_cache(maxsize=256)
