@@ -47,7 +47,7 @@ from _common import (
 )
 
 import solver
-from solver.cli.arguments import non_negative_int, positive_float, positive_int
+from solver.app.arguments import non_negative_int, positive_float, positive_int
 from solver.game.deal import deal
 from solver.game.evaluator import strength
 from solver.game.rules import DEFAULT_RULES

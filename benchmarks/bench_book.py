@@ -35,7 +35,7 @@ from solver.book.build import BuildProgress, build, seeded_keys
 from solver.book.canonical import canonical_key, holding_of, mirror_class_count, relabel
 from solver.book.lookup import solve_with_book
 from solver.book.store import Book
-from solver.cli.arguments import positive_int
+from solver.app.arguments import positive_int
 from solver.game.rules import DEFAULT_RULES
 from solver.response.frontier import cached_frontier
 

@@ -45,7 +45,7 @@ from _common import (
 )
 
 import solver
-from solver.cli.arguments import positive_int
+from solver.app.arguments import positive_int
 
 TARGETS = {"import": 0.2, "build": 0.15}
 THROUGHPUT_TARGET = 40.0  # M hands/s

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from _common import Table, machine_table, median, met, p95, parser, print_tables, seconds, version
 
-from solver.cli.arguments import non_negative_int, positive_int
+from solver.app.arguments import non_negative_int, positive_int
 
 # One fresh interpreter per deal for the in-process figures (no cache shared across deals).
 _IN_PROCESS = """

@@ -25,7 +25,7 @@ from _common import Table, machine_table, p95, parser, print_tables, seconds
 from _common import version as installed
 from threadpoolctl import threadpool_limits
 
-from solver.cli.arguments import non_negative_int, positive_float
+from solver.app.arguments import non_negative_int, positive_float
 from solver.equilibria.equilibrium import solve
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import DEFAULT_RULES

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 
 from _common import Table, parser
 
-from solver.cli.arguments import non_negative_int, positive_float, positive_int
-from solver.cli.report_games import tournament_report
+from solver.app.arguments import non_negative_int, positive_float, positive_int
+from solver.app.report_games import tournament_report
 from solver.play.players import PLAYER_NAMES
 from solver.play.tournament import TournamentConfig, run
 

@@ -363,7 +363,7 @@ def _bad_cases(tmp_path):
         "samples 0": ([*seed, "--samples", "0"], "--samples"),
         "independent without opponent cards": (
             [mine, "--mode", "independent"],
-            "independent mode needs --opponent-cards",
+            "--opponent-cards are needed in independent mode",
         ),
         "mirror with other opponent cards": (
             [mine, "--opponent-cards", _ascii(other_cards)],

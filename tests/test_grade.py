@@ -24,7 +24,7 @@ import pytest
 from solver.analysis.changes import ChangeKind, moves_for
 from solver.analysis.dominance import dominating_arrangement
 from solver.analysis.grade import VERDICT_THRESHOLDS, Verdict, grade, verdict_for
-from solver.analysis.solutions import cached_equilibrium, transposed
+from solver.book.source import DEFAULT_SOURCE
 from solver.equilibria.equilibrium import Payoff, solve
 from solver.equilibria.matrix_game import solve_matrix_game
 from solver.errors import ArrangementError, SolverError
@@ -78,7 +78,7 @@ def test_two_positions_agree_with_brute_force_in_both_seats(seed):
     for seat, (own, other) in enumerate([(mine, theirs), (theirs, mine)]):
         enum, opposing = enums[seat], enums[1 - seat]
         seat_value = value if seat == 0 else -value
-        equilibrium = cached_equilibrium(own, other, TWO, Payoff.MARGIN)
+        equilibrium = DEFAULT_SOURCE(own, other, TWO, Payoff.MARGIN)
         assert equilibrium.value == pytest.approx(seat_value, abs=TOL)
         # The opponent's strategy is optimal over ALL arrangements: the best loses nothing.
         theirs_profiles = np.array([a.strengths(TWO) for a in equilibrium.column.arrangements])
@@ -102,7 +102,7 @@ def test_two_positions_agree_with_brute_force_in_both_seats(seed):
 def test_three_positions_agree_with_brute_force():
     mine = deal(2, THREE).holdings[0]  # mirror: the value is 0
     enum = bf.enumerate_arrangements(mine, THREE)
-    equilibrium = cached_equilibrium(mine, mine, THREE, Payoff.MARGIN)
+    equilibrium = DEFAULT_SOURCE(mine, mine, THREE, Payoff.MARGIN)
     theirs_profiles = np.array([a.strengths(THREE) for a in equilibrium.column.arrangements])
     every = bf.values_vs_profiles(
         enum.profiles, theirs_profiles, equilibrium.column.probabilities, THREE, "margin"
@@ -203,7 +203,7 @@ def test_moves_are_counted_as_documented():
 @pytest.fixture(scope="module")
 def deal3():
     holding = deal(3).holdings[0]
-    return holding, cached_equilibrium(holding, holding, FULL, Payoff.MARGIN)
+    return holding, DEFAULT_SOURCE(holding, holding, FULL, Payoff.MARGIN)
 
 
 def test_support_arrangements_grade_zero(deal3):
@@ -259,13 +259,13 @@ def test_given_equilibrium_is_used_and_checked():
     g = grade(arrangement, theirs, TWO, equilibrium=equilibrium, solver=refuse)
     assert g.equilibrium is equilibrium
     with pytest.raises(SolverError, match="equilibrium is not of this deal"):
-        grade(arrangement, theirs, TWO, equilibrium=transposed(equilibrium))
+        grade(arrangement, theirs, TWO, equilibrium=equilibrium.transposed())
 
 
 def test_transposed_result_is_the_other_seat():
     mine, theirs = deal(2, TWO).holdings
     direct = solve(theirs, mine, TWO)
-    turned = transposed(cached_equilibrium(mine, theirs, TWO, Payoff.MARGIN))
+    turned = DEFAULT_SOURCE(mine, theirs, TWO, Payoff.MARGIN).transposed()
     assert turned.value == pytest.approx(direct.value, abs=TOL)
     assert turned.row.cards == direct.row.cards
 

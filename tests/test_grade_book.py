@@ -1,4 +1,4 @@
-"""Grades through the solution book (issue #14): :class:`BookSolutions`, ``grade``, ``train``, ``play``.
+"""Grades through the solution book (issue #14): :class:`EquilibriumSource`, ``grade``, ``train``, ``play``.
 
 The library tests use a two-position independent game (distinct holdings, so
 the seats differ, and quick to solve); the command tests a full mirror deal.
@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import solver.analysis.solutions as solutions_module
+import solver.book.source as solutions_module
 import solver.book.lookup as lookup_module
 from solver.analysis.grade import grade
-from solver.analysis.solutions import BookSolutions, cached_equilibrium, transposed
+from solver.book.source import DEFAULT_SOURCE, EquilibriumSource
 from solver.book.lookup import solve_with_book
 from solver.book.store import Book
 from solver.cli.main import main
@@ -39,7 +39,7 @@ GREEDY3 = greedy_arrangement(deal(3).holdings[0]).format(ascii=True)
 
 @pytest.fixture
 def solves(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Every solve the book (or a bookless BookSolutions) starts, as (first, second)."""
+    """Every solve the book (or a bookless EquilibriumSource) starts, as (first, second)."""
     calls: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
 
     def counting(module):
@@ -59,15 +59,15 @@ def solves(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[int, ...], tuple
 def test_both_seats_of_a_deal_cost_one_solve_and_the_book_keeps_it(tmp_path: Path, solves):
     assert MINE != THEIRS
     path = tmp_path / "b.sqlite"
-    solutions = BookSolutions(path)
+    solutions = EquilibriumSource(path)
     mine = solutions(MINE, THEIRS, TWO, Payoff.MARGIN)
     theirs = solutions(THEIRS, MINE, TWO, Payoff.MARGIN)
     assert len(solves) == 1
-    assert theirs == transposed(mine)
+    assert theirs == mine.transposed()
     assert mine.row.cards == MINE and theirs.row.cards == THEIRS
     assert solutions.from_book(MINE, THEIRS, TWO, "margin") is False
     # Another process (a fresh source) finds it in the book, from either seat.
-    again = BookSolutions(path)
+    again = EquilibriumSource(path)
     assert again(THEIRS, MINE, TWO, Payoff.MARGIN).value == pytest.approx(theirs.value)
     assert again.from_book(MINE, THEIRS, TWO, "margin") is True
     assert len(solves) == 1
@@ -78,21 +78,21 @@ def test_a_solution_stored_for_the_other_seat_is_turned_around(tmp_path: Path, s
     with Book(path) as book:  # e.g. quintet equilibrium with the holdings the other way round
         stored = solve_with_book(THEIRS, MINE, "margin", TWO, book).result
     assert len(solves) == 1
-    solutions = BookSolutions(path)
+    solutions = EquilibriumSource(path)
     arrangement = greedy_arrangement(MINE, TWO)
     graded = grade(arrangement, THEIRS, TWO, solver=solutions)
     assert len(solves) == 1 and solutions.from_book(MINE, THEIRS, TWO, "margin") is True
     assert graded.equilibrium.row.cards == MINE
     assert graded.equilibrium.value == pytest.approx(-stored.value)
     reference = grade(
-        arrangement, THEIRS, TWO, equilibrium=cached_equilibrium(MINE, THEIRS, TWO, "margin")
+        arrangement, THEIRS, TWO, equilibrium=DEFAULT_SOURCE(MINE, THEIRS, TWO, "margin")
     )
     assert graded.equilibrium_loss == pytest.approx(reference.equilibrium_loss, abs=1e-6)
     assert graded.verdict is reference.verdict
 
 
 def test_without_the_book_nothing_is_stored(tmp_path: Path, solves):
-    solutions = BookSolutions(tmp_path / "never.sqlite", use_book=False)
+    solutions = EquilibriumSource(tmp_path / "never.sqlite", use_book=False)
     solutions(MINE, THEIRS, TWO, Payoff.MARGIN)
     solutions(THEIRS, MINE, TWO, Payoff.MARGIN)
     assert solutions.path is None and len(solves) == 1
@@ -115,7 +115,7 @@ def test_play_against_eq_margin_solves_the_deal_once(solves):
     """The computer's equilibrium, the hint and both grades share one solve."""
     packet = format_cards(MINE[:5], ascii=True)
     written: list[str] = []
-    solutions = BookSolutions(use_book=False)
+    solutions = EquilibriumSource(use_book=False)
     status = play(
         MINE,
         THEIRS,
@@ -139,7 +139,7 @@ def test_train_grades_through_the_given_solver(tmp_path: Path, solves):
     path = tmp_path / "b.sqlite"
     for expected_solves in (2, 2):  # the second series finds both deals in the book
         written: list[str] = []
-        solutions = BookSolutions(path)
+        solutions = EquilibriumSource(path)
         train(
             series,
             scripted(typed),

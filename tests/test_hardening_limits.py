@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hardening_cli import one_line_error, quintet
 
-from solver.cli.limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS
+from solver.app.limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS
 from solver.cli.main import to_json
 from solver.equilibria.equilibrium import DoubleOracle, solve
 from solver.errors import ArrangementError, CardError, MixtureError, QuintetError

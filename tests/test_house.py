@@ -21,7 +21,7 @@ from solver.analysis.house_search import (
     search,
     training_seeds,
 )
-from solver.analysis.solutions import cached_equilibrium
+from solver.book.source import DEFAULT_SOURCE
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement, score
@@ -199,7 +199,7 @@ def test_player_and_grade() -> None:
 
 def test_equilibrium_loss_is_the_grades() -> None:
     mine, theirs = deal(5, THREE).holdings
-    equilibrium = cached_equilibrium(mine, theirs, THREE, Payoff.MARGIN)
+    equilibrium = DEFAULT_SOURCE(mine, theirs, THREE, Payoff.MARGIN)
     for rule in (HouseRule((0, 1, 2)), HouseRule((2, 0, 1)), HouseRule((1, 0, 2))):
         arrangement = house_arrangement(mine, THREE, rule)
         assert equilibrium_loss(arrangement, equilibrium) == pytest.approx(

@@ -28,7 +28,9 @@ from solver.game.evaluator import strength
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.opponents import Objective, Opponent
-from solver.play.players import PLAYER_NAMES, equilibrium_strategies, player, players
+from solver.book import source as source_module
+from solver.book.source import DEFAULT_SOURCE, EquilibriumSource
+from solver.play.players import PLAYER_NAMES, player, players
 from solver.response.best_response import SolveStatus, best_response
 
 MIRROR = Rules()
@@ -224,12 +226,8 @@ def test_best_response_players_match_exhaustive_search_on_two_packets(rules, see
 
 def _seat_strategy(mine, theirs, rules, payoff):
     """The mixture a seat holding ``mine`` plays: its own side of the sorted game."""
-    mine, theirs = tuple(sorted(mine)), tuple(sorted(theirs))
-    if mine <= theirs:
-        own, other, gap = equilibrium_strategies(mine, theirs, rules, payoff, None)
-    else:
-        other, own, gap = equilibrium_strategies(theirs, mine, rules, payoff, None)
-    return own, other, gap
+    result = DEFAULT_SOURCE(mine, theirs, rules, payoff)
+    return result.row, result.column, result.gap
 
 
 def _value_against(arrangement, mixture, rules, payoff) -> float:
@@ -276,25 +274,34 @@ def test_equilibrium_players_play_their_own_equilibrium_support(name, payoff, ca
 
 @pytest.mark.parametrize("name,payoff", [("eq-margin", Payoff.MARGIN), ("eq-win", Payoff.WIN)])
 @pytest.mark.parametrize("rules", [TWO_INDEPENDENT, TWO], ids=["independent", "mirror"])
-def test_one_cached_equilibrium_serves_both_seats(name, payoff, rules):
+def test_one_cached_equilibrium_serves_both_seats(name, payoff, rules, monkeypatch):
     # A deal no other test uses, so that its equilibrium is not cached yet.
     seed = 1000 + (payoff is Payoff.WIN) + 2 * (rules.discard_mode.value == "mirror")
     holdings = _holdings(seed, rules)
-    before = equilibrium_strategies.cache_info()
-    seat0 = player(name).arrange(holdings[0], holdings[1], rules, np.random.default_rng(0))
-    seat1 = player(name).arrange(holdings[1], holdings[0], rules, np.random.default_rng(0))
-    after = equilibrium_strategies.cache_info()
-    assert after.misses - before.misses == 1  # solved once
-    assert after.hits - before.hits >= 1  # the other seat read the cache
+    solves = []
+    real_solve = source_module.solve
+
+    def counting_solve(*args, **kwargs):
+        solves.append(args[:2])
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(source_module, "solve", counting_solve)
+    source = EquilibriumSource(use_book=False)
+    seat0 = player(name, solver=source).arrange(
+        holdings[0], holdings[1], rules, np.random.default_rng(0)
+    )
+    seat1 = player(name, solver=source).arrange(
+        holdings[1], holdings[0], rules, np.random.default_rng(0)
+    )
+    first, second = sorted(tuple(sorted(h)) for h in holdings)
+    assert solves == [(first, second)]  # solved once, in the sorted seat order
     assert seat0.cards == tuple(sorted(holdings[0]))
     assert seat1.cards == tuple(sorted(holdings[1]))
-    # The cached entry is keyed by the sorted seat order, and holds both sides.
-    first, second = sorted(holdings)
-    row, column, _ = equilibrium_strategies(first, second, rules, payoff, None)
-    assert equilibrium_strategies.cache_info().misses == after.misses
-    by_cards = {row.cards: row, column.cards: column}
-    assert seat0 in by_cards[tuple(sorted(holdings[0]))].arrangements
-    assert seat1 in by_cards[tuple(sorted(holdings[1]))].arrangements
+    # Both seats read one kept answer: each side's strategy holds its sample.
+    result = source(holdings[0], holdings[1], rules, payoff)
+    assert len(solves) == 1
+    assert seat0 in result.row.arrangements
+    assert seat1 in result.column.arrangements
 
 
 # ======================================================================= names

@@ -23,7 +23,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from solver.cli.report_games import tournament_report
+from solver.app.report_games import tournament_report
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.deal import deal, deal_seed

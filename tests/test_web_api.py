@@ -51,10 +51,26 @@ def without_times(document: Any) -> Any:
     return document
 
 
+# The request fields the errors below name, as the command line's options.
+CLI_FLAGS = {
+    "opponent_cards": "--opponent-cards",
+    "fixed": "--fix",
+    "against": "--against",
+    "known": "--known",
+    "payoff": "--payoff",
+    "top": "--top",
+}
+
+
 def same_error(response: Any, cli_error: str) -> None:
-    """The API's 400 carries the library's message, the one the CLI prints."""
+    """The API's 400 carries the library's message: the CLI's line, with fields for flags."""
+    from solver.cli.render import error_line
+    from solver.errors import QuintetError
+
     assert response.status_code == 400, response.text
-    assert cli_error == f"quintet: error: {response.json()['detail']}"
+    detail = response.json()["detail"]
+    assert "--" not in detail, detail  # the web speaks of its fields, never of flags
+    assert cli_error == error_line(QuintetError(detail), CLI_FLAGS)
 
 
 # ======================================================================= the CLI's documents
@@ -175,7 +191,7 @@ def test_suggest_with_frontier_engine_and_points(client, capsys):
         ({"seed": 1, "top": 0}, "top: Input should be greater than or equal to 1"),
         (
             {"seed": 1, "against": "mixture.json"},
-            "against: Input should be 'random', 'greedy', 'known' or 'equilibrium'",
+            "against: Input should be 'random', 'greedy', 'house', 'known' or 'equilibrium'",
         ),
         (
             {"seed": 1, "objective": "glory"},

@@ -327,7 +327,7 @@ def test_entered_cards_independent_mode_and_errors(server, browser):
     )
     driver.find_element("id", "deal-cards").click()
     message = until(driver, lambda d: d.find_element("id", "message").text, "an error line")
-    assert message == "independent mode needs --opponent-cards"
+    assert message == "opponent_cards are needed in independent mode"
     driver.find_element("id", "opponent-input").send_keys(
         " ".join(cards_payload(independent.holdings[1]))
     )

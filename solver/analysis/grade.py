@@ -24,14 +24,14 @@ Also reported:
 * a :class:`Verdict` from the margin loss in points.
 
 Equilibria are solved once per deal and kept in-process
-(:func:`cached_equilibrium`); :func:`grade` takes an ``equilibrium`` or a
+(:func:`DEFAULT_SOURCE`); :func:`grade` takes an ``equilibrium`` or a
 ``solver`` so that a persistent store of solutions can supply them.
 
 >>> from solver.game.deal import deal
 >>> from solver.game.rules import Rules
 >>> rules = Rules(position_points=(6, 7))
 >>> mine, theirs = deal(3, rules).holdings
->>> support = cached_equilibrium(mine, theirs, rules, Payoff.MARGIN).row.arrangements[0]
+>>> support = DEFAULT_SOURCE(mine, theirs, rules, Payoff.MARGIN).row.arrangements[0]
 >>> g = grade(support, theirs, rules)
 >>> g.equilibrium_loss, g.verdict.value
 (0.0, 'best')
@@ -51,7 +51,7 @@ import numpy as np
 
 from solver.analysis.changes import Change, best_change, describe_move
 from solver.analysis.dominance import dominating_arrangement
-from solver.analysis.solutions import EquilibriumSolver, cached_equilibrium
+from solver.book.source import DEFAULT_SOURCE, EquilibriumSolver
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, EquilibriumResult, Payoff
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement
@@ -260,7 +260,7 @@ def grade(
     equilibrium
         The deal's margin equilibrium, if already known (checked against the deal).
     solver
-        How to get the deal's equilibria (default :func:`cached_equilibrium`).
+        How to get the deal's equilibria (default :func:`DEFAULT_SOURCE`).
 
     Raises
     ------
@@ -276,7 +276,7 @@ def grade(
     arrangement.check(holding, rules)
     mine = arrangement.cards
     theirs = mine if opponent_holding is None else check_holding(opponent_holding, rules)
-    solver = solver or cached_equilibrium
+    solver = solver or DEFAULT_SOURCE
     if equilibrium is None:
         equilibrium = solver(mine, theirs, rules, Payoff.MARGIN)
     equilibrium = _checked_equilibrium(equilibrium, mine, theirs, rules)

@@ -50,7 +50,7 @@ from itertools import permutations
 
 import numpy as np
 
-from solver.analysis.solutions import EquilibriumSolver, cached_equilibrium
+from solver.book.source import DEFAULT_SOURCE, EquilibriumSolver
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement, points_against
@@ -211,7 +211,7 @@ def equilibrium_loss(arrangement: Arrangement, equilibrium: EquilibriumResult) -
     >>> from solver.game.rules import Rules
     >>> rules = Rules(position_points=(6, 7))
     >>> mine, theirs = deal(3, rules).holdings
-    >>> eq = cached_equilibrium(mine, theirs, rules, Payoff.MARGIN)
+    >>> eq = DEFAULT_SOURCE(mine, theirs, rules, Payoff.MARGIN)
     >>> equilibrium_loss(eq.row.arrangements[0], eq)
     0.0
     """
@@ -311,7 +311,7 @@ def search(
     rules
         The rules.
     solver
-        How to get each deal's margin equilibrium (default :func:`cached_equilibrium`).
+        How to get each deal's margin equilibrium (default :func:`DEFAULT_SOURCE`).
 
     Raises
     ------
@@ -319,7 +319,7 @@ def search(
         Without deals or candidates, or for rules of another number of packets.
     """
     rules = rules or DEFAULT_RULES
-    solver = solver or cached_equilibrium
+    solver = solver or DEFAULT_SOURCE
     candidates = tuple(family.candidates() if isinstance(family, HouseFamily) else family)
     if not seeds:
         raise SolverError("seeds: no deals to search on", argument="seeds")

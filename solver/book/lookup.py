@@ -38,9 +38,9 @@ from solver.equilibria.equilibrium import (
     EquilibriumResult,
     IterationRecord,
     Payoff,
+    parse_payoff,
     solve,
 )
-from solver.errors import SolverError
 from solver.game.rules import DEFAULT_RULES, Rules
 
 __all__ = ["BookAnswer", "look_up", "solve_canonical", "solve_with_book"]
@@ -52,13 +52,6 @@ class BookAnswer:
 
     result: EquilibriumResult
     from_book: bool
-
-
-def _payoff(payoff: Payoff | str) -> Payoff:
-    try:
-        return Payoff(payoff)
-    except ValueError:
-        raise SolverError(f"payoff {payoff!r} is not margin or win") from None
 
 
 def _map_back(result: EquilibriumResult, g: int) -> EquilibriumResult:
@@ -107,7 +100,7 @@ def look_up(
     Nothing is solved or stored.
     """
     key, g = canonical_key((tuple(first), tuple(second)))
-    entry = book.get(key, rules, _payoff(payoff))
+    entry = book.get(key, rules, parse_payoff(payoff))
     if entry is None or entry.gap > tolerance:
         return None
     return entry.equilibrium(int(INVERSES[g]))
@@ -146,7 +139,7 @@ def solve_with_book(
     BookAnswer
         The result for the deal as given (its own suits) and its source.
     """
-    payoff = _payoff(payoff)
+    payoff = parse_payoff(payoff)
     rules = rules or DEFAULT_RULES
     if book is None:
         result = solve(

@@ -1,7 +1,7 @@
 """The sub-commands of ``quintet``: their arguments and what they run.
 
 Each :class:`Command` adds its arguments to a parser and runs on the parsed
-namespace, returning a :class:`~solver.cli.report.Output` (or None when it
+namespace, returning a :class:`~solver.app.report.Output` (or None when it
 printed its own output, as the interactive game does).  No game logic lives
 here: it reads arguments, calls the library and picks a report.
 """
@@ -9,51 +9,17 @@ here: it reads arguments, calls the library and picks a report.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 
-from solver.cli.arguments import non_negative_int
-from solver.cli.report import Output, deal_report, hand_report, score_report
-from solver.errors import QuintetError
+from solver.app.arguments import non_negative_int
+from solver.app.command import Command
+from solver.app.report import Output, deal_report, hand_report, score_report
+from solver.app.requests import Holdings, fresh_seed, holdings
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
 from solver.game.rules import Rules
 
-__all__ = ["COMMANDS", "Command", "error_line", "holdings", "rules_from_args"]
-
-
-@dataclass(frozen=True)
-class Command:
-    """One sub-command: name, help, its arguments and its action.
-
-    ``flags`` maps the library's argument names to this command's options, so
-    that an error about ``time_limit`` reads as one about ``--time-limit``.
-    """
-
-    name: str
-    help: str
-    add_arguments: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], Output | None]
-    rules: bool = True
-    flags: Mapping[str, str] = field(default_factory=dict)
-
-
-def error_line(error: QuintetError, flags: Mapping[str, str]) -> str:
-    """The one line a library error prints, speaking of the command's options.
-
-    >>> from solver.errors import SolverError
-    >>> error = SolverError("time_limit must be positive, got -1.0", argument="time_limit")
-    >>> error_line(error, {"time_limit": "--eq-time-limit"})
-    'quintet: error: --eq-time-limit must be positive, got -1.0'
-    >>> error_line(error, {})
-    'quintet: error: time_limit must be positive, got -1.0'
-    """
-    message = str(error)
-    flag = flags.get(error.argument or "")
-    if flag is not None:
-        message = flag + message[len(error.argument or "") :]
-    return f"quintet: error: {message}"
+__all__ = ["COMMANDS", "add_holdings_arguments", "holdings_from_args", "rules_from_args"]
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -87,13 +53,6 @@ def _deal_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="seed of the deal (default: a fresh random seed, printed)",
     )
-
-
-def fresh_seed() -> int:
-    """A random seed to print, so that any run can be repeated."""
-    import secrets
-
-    return secrets.randbelow(10**6)
 
 
 def _deal(args: argparse.Namespace) -> Output:
@@ -136,52 +95,9 @@ def add_holdings_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Setup:
-    """Both holdings, and the seed when the game was dealt."""
-
-    mine: tuple[int, ...]
-    theirs: tuple[int, ...]
-    seed: int
-    dealt: bool
-
-
-def holdings_from_args(args: argparse.Namespace, rules: Rules) -> Setup:
+def holdings_from_args(args: argparse.Namespace, rules: Rules) -> Holdings:
     """Both players' cards: parsed from the arguments, or dealt from the seed."""
     return holdings(args.cards, args.opponent_cards, args.seed, rules)
-
-
-def holdings(
-    cards: str | None, opponent_cards: str | None, seed: int | None, rules: Rules
-) -> Setup:
-    """Both players' cards: parsed from card text, or dealt from the seed (argparse-free).
-
-    >>> holdings(None, None, 1, Rules()).dealt
-    True
-    >>> holdings(None, "As", 1, Rules())
-    Traceback (most recent call last):
-        ...
-    solver.errors.CardError: --opponent-cards needs your CARDS too
-    """
-    from solver.errors import CardError
-
-    seed = fresh_seed() if seed is None else seed
-    n_cards = HAND_SIZE * rules.n_packets
-    if cards is None:
-        if opponent_cards is not None:
-            raise CardError("--opponent-cards needs your CARDS too")
-        dealt = deal(seed, rules)
-        return Setup(dealt.holdings[0], dealt.holdings[1], seed, True)
-    mine = tuple(sorted(parse_cards(cards, count=n_cards)))
-    if opponent_cards is not None:
-        theirs = tuple(sorted(parse_cards(opponent_cards, count=n_cards)))
-    elif rules.discard_mode.value == "mirror":
-        theirs = mine
-    else:
-        raise CardError("independent mode needs --opponent-cards")
-    if rules.discard_mode.value == "mirror" and theirs != mine:
-        raise CardError("in mirror mode both players hold the same cards; use --mode independent")
-    return Setup(mine, theirs, seed, False)
 
 
 COMMANDS: list[Command] = [

@@ -11,21 +11,20 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from solver.app.arguments import non_negative_int, positive_int
+from solver.app.command import Command
+from solver.app.report import Output
+from solver.app.report_book import build_report, progress_line, stats_report
+from solver.app.requests import BookChoice
 from solver.book.build import BuildProgress, build
-from solver.book.lookup import BookAnswer, solve_with_book
 from solver.book.stats import book_stats
 from solver.book.store import Book, default_book_path
-from solver.cli.arguments import non_negative_int, positive_int
-from solver.cli.commands import Command, rules_from_args
-from solver.cli.report import Output
-from solver.cli.report_book import build_report, progress_line, source_report, stats_report
-from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, IterationRecord, Payoff
-from solver.game.rules import Rules
+from solver.cli.commands import rules_from_args
+from solver.cli.parsing import add_command_parser
 
-__all__ = ["COMMANDS", "add_book_arguments", "equilibrium_from_book", "open_book", "with_source"]
+__all__ = ["COMMANDS", "add_book_arguments", "book_choice"]
 
 _FLAGS = {"book": "--book", "jobs": "--jobs", "scheduler": "--scheduler", "deals": "--deals"}
 
@@ -45,49 +44,9 @@ def add_book_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def open_book(path: str | None, enabled: bool = True) -> Book | None:
-    """The book at ``path`` (None: the default book), opened; None when not ``enabled``."""
-    return Book(path) if enabled else None
-
-
-def equilibrium_from_book(
-    book_path: str | None,
-    use_book: bool,
-    first: Iterable[int],
-    second: Iterable[int],
-    rules: Rules,
-    payoff: Payoff | str,
-    *,
-    tolerance: float = DEFAULT_TOLERANCE,
-    time_limit: float | None = None,
-    on_record: Callable[[IterationRecord], None] | None = None,
-) -> tuple[BookAnswer, Path | None]:
-    """The equilibrium looked up in (and stored to) the book, and the book's path.
-
-    With ``use_book`` false nothing is looked up or stored and the path is None;
-    ``on_record`` sees each iteration of a solve (none when the book has the deal).
-    """
-    book = open_book(book_path, use_book)
-    try:
-        answer = solve_with_book(
-            first,
-            second,
-            payoff,
-            rules,
-            book,
-            tolerance=tolerance,
-            time_limit=time_limit,
-            on_record=on_record,
-        )
-    finally:
-        if book is not None:
-            book.close()
-    return answer, None if book is None else book.path
-
-
-def with_source(output: Output, path: Path | None, from_book: bool) -> Output:
-    """The report, saying whether the answer came from the book."""
-    return source_report(output, path, from_book)
+def book_choice(args: argparse.Namespace) -> BookChoice:
+    """The book of ``--book`` (None: the default) or none with ``--no-book``."""
+    return BookChoice(args.book, enabled=not args.no_book)
 
 
 class _Progress:
@@ -175,8 +134,6 @@ def _stats(args: argparse.Namespace) -> Output:
 
 def _book_arguments(parser: argparse.ArgumentParser) -> None:
     # The sub-commands take the usual output (and, for build, rule) options.
-    from solver.cli.main import add_command_parser
-
     actions = parser.add_subparsers(
         dest="book_command", metavar="ACTION", parser_class=type(parser)
     )

@@ -7,12 +7,14 @@ import sys
 from contextlib import AbstractContextManager, nullcontext
 from typing import IO
 
-from solver.cli.arguments import non_negative_int, positive_float
-from solver.cli.commands import Command, rules_from_args
-from solver.cli.games_csv import GamesCsv, finished_deals
-from solver.cli.limits import MAX_DEALS, MAX_JOBS, MAX_SEED, bounded_int
-from solver.cli.report import Output
-from solver.cli.report_games import tournament_report
+from solver.app.arguments import non_negative_int, positive_float
+from solver.app.command import Command
+from solver.app.games_csv import GamesCsv, finished_deals
+from solver.app.limits import MAX_DEALS, MAX_JOBS, MAX_SEED, bounded_int
+from solver.app.report import Output
+from solver.app.report_games import tournament_report
+from solver.cli.commands import rules_from_args
+from solver.cli.commands_book import add_book_arguments
 from solver.errors import QuintetError
 from solver.game.files import atomic_output, check_output_path
 from solver.play.players import PLAYER_NAMES
@@ -193,8 +195,6 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PLAYER",
         help=f"the computer player: one of {', '.join(PLAYER_NAMES)} (default eq-margin)",
     )
-    from solver.cli.commands_book import add_book_arguments
-
     add_book_arguments(parser)
 
 
@@ -205,9 +205,11 @@ def _read(prompt: str) -> str:
 def _play(args: argparse.Namespace) -> None:
     import numpy as np
 
-    from solver.cli.commands import fresh_seed
-    from solver.cli.commands_grade import described_with_source, solutions_from_args
-    from solver.cli.report_grade import grade_lines
+    from solver.app.report_grade import grade_lines
+    from solver.app.requests import fresh_seed
+    from solver.app.solving import source_of
+    from solver.cli.commands_book import book_choice
+    from solver.cli.commands_grade import described_with_source
     from solver.game.deal import deal
     from solver.play.interactive import play
     from solver.play.players import player
@@ -224,7 +226,7 @@ def _play(args: argparse.Namespace) -> None:
     holdings = next_deal(0)
     # One source of equilibria for the computer, the hints and the grades: each
     # deal is looked up in the book (or solved and stored) once.
-    solutions = solutions_from_args(args)
+    solutions = source_of(book_choice(args))
     status = play(
         holdings[0],
         holdings[1],

@@ -3,7 +3,7 @@
 Argument glue only: find the deal, call :func:`solver.analysis.grade.grade`
 or the training loop, pick the report.  The deals' equilibria come from the
 solution book (``--book PATH``, ``--no-book``) through
-:class:`solver.analysis.solutions.BookSolutions`; each report says whether
+:class:`solver.book.source.EquilibriumSource`; each report says whether
 they were looked up or solved (and stored).
 """
 
@@ -13,54 +13,33 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from solver.analysis.grade import Grade, grade
-from solver.analysis.solutions import BookSolutions
-from solver.cli.arguments import non_negative_int, positive_int
-from solver.cli.commands import (
-    Command,
-    Setup,
-    add_holdings_arguments,
-    holdings_from_args,
-    rules_from_args,
-)
-from solver.cli.commands_book import add_book_arguments, with_source
-from solver.cli.report import Output
-from solver.cli.report_book import source_line
-from solver.cli.report_grade import GradeContext, grade_lines, grade_report
-from solver.equilibria.equilibrium import Payoff
+from solver.analysis.grade import Grade
+from solver.app.arguments import non_negative_int, positive_int
+from solver.app.command import Command
+from solver.app.grading import from_book, grade_arrangement
+from solver.app.report import Output
+from solver.app.report_book import source_line
+from solver.app.report_grade import grade_lines
+from solver.app.requests import GradeRequest, fresh_seed, holdings
+from solver.app.solving import source_of
+from solver.book.source import EquilibriumSource
+from solver.cli.commands import add_holdings_arguments, rules_from_args
+from solver.cli.commands_book import add_book_arguments, book_choice
+from solver.cli.render import shown
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import format_cards
-from solver.game.rules import Rules
 
-__all__ = [
-    "COMMANDS",
-    "described_with_source",
-    "from_book",
-    "grade_output",
-    "solutions_from_args",
-]
-
-
-def solutions_from_args(args: argparse.Namespace) -> BookSolutions:
-    """The deals' equilibria through the book of ``--book`` (none with ``--no-book``)."""
-    return BookSolutions(args.book, use_book=not args.no_book)
-
-
-def from_book(solutions: BookSolutions, result: Grade) -> bool:
-    """Whether every equilibrium ``result`` was graded against came from the book."""
-    payoffs = [Payoff.MARGIN] + ([Payoff.WIN] if result.win_equilibrium is not None else [])
-    mine, theirs, rules = result.arrangement.cards, result.opponent_holding, result.rules
-    return all(solutions.from_book(mine, theirs, rules, payoff) for payoff in payoffs)
+__all__ = ["COMMANDS", "described_with_source"]
 
 
 def described_with_source(
-    solutions: BookSolutions, describe: Callable[[Grade], list[str]]
+    source: EquilibriumSource, describe: Callable[[Grade], list[str]]
 ) -> Callable[[Grade], list[str]]:
     """``describe``, then where the grade's equilibrium came from (``book: ...``)."""
 
     def lines(result: Grade) -> list[str]:
-        return [*describe(result), source_line(solutions.path, from_book(solutions, result))]
+        return [*describe(result), source_line(source.path, from_book(source, result))]
 
     return lines
 
@@ -84,47 +63,18 @@ def _grade(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
     arrangement = Arrangement.parse(args.arrangement, n_packets=rules.n_packets)
     dealt = args.cards is None and args.seed is not None and args.opponent_cards is None
-    if args.cards is None and not dealt:
+    cards = args.cards
+    if cards is None and not dealt:
         # The holding is the arrangement's cards; the opponent's as for suggest.
-        args = argparse.Namespace(
-            **{**vars(args), "cards": format_cards(arrangement.cards, ascii=True)}
-        )
-    setup = holdings_from_args(args, rules)
-    return grade_output(
-        setup,
-        rules,
-        args.lang,
-        arrangement=arrangement,
+        cards = format_cards(arrangement.cards, ascii=True)
+    request = GradeRequest(
+        holdings=holdings(cards, args.opponent_cards, args.seed, rules),
+        rules=rules,
+        arrangement=args.arrangement,
         payoff=args.payoff,
-        book=args.book,
-        use_book=not args.no_book,
+        book=book_choice(args),
     )
-
-
-def grade_output(
-    setup: Setup,
-    rules: Rules,
-    lang: str,
-    *,
-    arrangement: Arrangement | str,
-    payoff: str = "margin",
-    book: str | None = None,
-    use_book: bool = True,
-    time_limit: float | None = None,
-) -> Output:
-    """The ``grade`` report of ``arrangement`` of ``setup.mine`` (argparse-free).
-
-    The deal's equilibria come through the book at ``book`` (None: the
-    default book; none at all without ``use_book``); the report says which.
-    ``time_limit`` bounds a solve (the grade then names the gap reached).
-    """
-    if isinstance(arrangement, str):
-        arrangement = Arrangement.parse(arrangement, n_packets=rules.n_packets)
-    solutions = BookSolutions(book, use_book=use_book, time_limit=time_limit)
-    result = grade(arrangement, setup.theirs, rules, payoff, holding=setup.mine, solver=solutions)
-    context = GradeContext(rules, setup.mine, setup.theirs, setup.seed, setup.dealt)
-    output = grade_report(result, context, lang)
-    return with_source(output, solutions.path, from_book(solutions, result))
+    return shown(grade_arrangement(request), args)
 
 
 def _train_arguments(parser: argparse.ArgumentParser) -> None:
@@ -150,14 +100,13 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _train(args: argparse.Namespace) -> None:
-    from solver.cli.commands import fresh_seed
     from solver.play.training import Series, train
 
     if args.resume and args.history is None:
         raise QuintetError("--resume needs --history FILE.jsonl")
     seed = fresh_seed() if args.seed is None else args.seed
     series = Series(deals=args.deals, seed=seed, rules=rules_from_args(args))
-    solutions = solutions_from_args(args)
+    solutions = source_of(book_choice(args))
     status = train(
         series,
         input,

@@ -10,32 +10,39 @@ from __future__ import annotations
 
 import argparse
 
-from solver.analysis.grade import grade
-from solver.cli.commands import Command, add_holdings_arguments, holdings_from_args, rules_from_args
-from solver.cli.report import Output
-from solver.cli.report_grade import GradeContext, grade_report
-from solver.models.house import house_arrangement, house_rule
+from solver.app.command import Command
+from solver.app.grading import house
+from solver.app.report import Output
+from solver.app.requests import GradeRequest
+from solver.cli.commands import add_holdings_arguments, holdings_from_args, rules_from_args
+from solver.cli.commands_book import add_book_arguments, book_choice
+from solver.cli.render import shown
 
 __all__ = ["COMMANDS"]
 
 
+def _house_arguments(parser: argparse.ArgumentParser) -> None:
+    add_holdings_arguments(parser)
+    add_book_arguments(parser)
+
+
 def _house(args: argparse.Namespace) -> Output:
     rules = rules_from_args(args)
-    setup = holdings_from_args(args, rules)
-    rule = house_rule(rules.n_packets)
-    arrangement = house_arrangement(setup.mine, rules, rule)
-    result = grade(arrangement, setup.theirs, rules, holding=setup.mine)
-    context = GradeContext(rules, setup.mine, setup.theirs, setup.seed, setup.dealt)
-    report = grade_report(result, context, args.lang)
-    words = rule.describe()
-    return Output(f"house rule: {words}\n{report.text}", {"house_rule": words, **report.payload})
+    request = GradeRequest(
+        holdings=holdings_from_args(args, rules),
+        rules=rules,
+        arrangement="",
+        book=book_choice(args),
+    )
+    return shown(house(request), args)
 
 
 COMMANDS: list[Command] = [
     Command(
         "house",
         "lay out a holding by the house rule (greedy packets, or packets keeping fours of a kind) and grade it",
-        add_holdings_arguments,
+        _house_arguments,
         _house,
+        flags={"book": "--book"},
     ),
 ]

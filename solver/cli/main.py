@@ -1,7 +1,7 @@
 """The ``quintet`` command: a thin shell over the library.
 
 Each sub-command parses its arguments, calls the library and prints a
-report (:mod:`solver.cli.report`), for people or as JSON (``--json``).  Any
+report (:mod:`solver.app.report`), for people or as JSON (``--json``).  Any
 input error prints one line on stderr and exits with status 2.
 """
 
@@ -12,84 +12,17 @@ import json
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from solver import __version__
 from solver.cli import streams
-from solver.game.cards import Lang
+from solver.cli.parsing import NOTATION, Parser, UsageError, add_command_parser
 from solver.game.payloads import strict_json
 
-__all__ = ["add_command_parser", "main"]
+__all__ = ["build_parser", "main"]
 
-NOTATION = """\
-card notation (case-insensitive, separated by spaces or commas):
-  ranks  7 8 9 10 (or T) J Q K A;  Russian 7 8 9 10 В Д К Т
-  suits  c d h s;  ♣ ♦ ♥ ♠;  Russian т/к (♣) б (♦) ч (♥) п (♠)
-  e.g.   As  10h  Ts  Q♥  Дч  Тп  (Latin T is a ten, Cyrillic Т an ace)
-arrangements: five packets of five cards, position 1 first, separated by |
-  e.g.   "7c 7d 7h 7s 8c | 8d 8h 8s 9c 9d | ... "
-"""
-
-
-class UsageError(Exception):
-    """Bad command-line usage; printed as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, not usage plus message."""
-
-    def error(self, message: str) -> NoReturn:
-        # argparse joins raw arguments into some messages: keep it one line.
-        raise UsageError(f"{self.prog}: {message}".replace("\n", "\\n"))
-
-
-def _add_output_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON (ASCII card codes)")
-    parser.add_argument(
-        "--lang",
-        choices=[lang.value for lang in Lang],
-        default="en",
-        help="language of the human output (default: en)",
-    )
-
-
-def _add_rule_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rules")
-    group.add_argument(
-        "--mode",
-        choices=["mirror", "independent"],
-        default="mirror",
-        help="discard mode: the opponent removes the same seven cards (mirror, default) "
-        "or turns up seven of its own (independent)",
-    )
-    group.add_argument(
-        "--ace-low-straight",
-        action="store_true",
-        help="A-7-8-9-10 is the lowest straight (off by default)",
-    )
-    group.add_argument(
-        "--flush-beats-full-house",
-        action="store_true",
-        help="the flush ranks above the full house, as in Manila poker (off by default)",
-    )
-
-
-def add_command_parser(
-    commands: Any, name: str, help_text: str, *, rules: bool = True
-) -> argparse.ArgumentParser:
-    """A (sub-)command's parser in ``commands`` (an ``add_subparsers`` action), with the
-    output options (``--json``, ``--lang``) and, with ``rules``, the rule options."""
-    parser: argparse.ArgumentParser = commands.add_parser(
-        name,
-        help=help_text,
-        description=help_text,
-        epilog=NOTATION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _add_output_options(parser)
-    if rules:
-        _add_rule_options(parser)
-    return parser
+# The request fields every command with holdings shares, as its options.
+HOLDINGS_FLAGS = {"opponent_cards": "--opponent-cards", "cards": "CARDS"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         commands_solve,
     )
 
-    parser = _Parser(
+    parser = Parser(
         prog="quintet",
         description="Quintet: the two-player arrangement poker game. Exact rules, "
         "optimal arrangements and equilibria.",
@@ -112,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"quintet-solver {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
     specs = (
         commands.COMMANDS
@@ -125,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     for spec in specs + plugin_commands():
         command = add_command_parser(sub, spec.name, spec.help, rules=spec.rules)
         spec.add_arguments(command)
-        command.set_defaults(handler=spec.run, flags=spec.flags)
+        command.set_defaults(handler=spec.run, flags={**HOLDINGS_FLAGS, **spec.flags})
     return parser
 
 
@@ -174,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["eval", "As Ks Qs Js 5s"])  # prints the reason on stderr
     2
     """
-    from solver.cli.commands import error_line
+    from solver.cli.render import error_line
     from solver.errors import QuintetError
 
     streams.prepare()

@@ -49,6 +49,7 @@ __all__ = [
     "EquilibriumResult",
     "IterationRecord",
     "Payoff",
+    "parse_payoff",
     "solve",
 ]
 
@@ -105,6 +106,31 @@ class EquilibriumResult:
         """The gap as a percentage: of the points at stake (margin) or of a game (win)."""
         scale = self.rules.total_points if self.payoff is Payoff.MARGIN else 1.0
         return 100.0 * self.gap / scale
+
+    def transposed(self) -> EquilibriumResult:
+        """The same equilibrium seen from the other seat (rows and columns exchanged).
+
+        The value and bounds become the other player's: ``-v`` for the margin
+        payoff (a zero-sum game), ``1 - v`` for the win payoff (constant sum 1).
+
+        >>> r = solve(range(25), range(25))
+        >>> t = r.transposed()
+        >>> (t.row, t.value) == (r.column, -r.value), t.transposed() == r
+        (True, True)
+        """
+        if self.payoff is Payoff.MARGIN:
+            value, lower, upper = -self.value, -self.upper, -self.lower
+        else:
+            value, lower, upper = 1 - self.value, 1 - self.upper, 1 - self.lower
+        return replace(
+            self,
+            row=self.column,
+            column=self.row,
+            value=value,
+            lower=lower,
+            upper=upper,
+            frontier_sizes=self.frontier_sizes[::-1],
+        )
 
 
 # Strategies added per player and iteration, by payoff and by whether the

@@ -72,7 +72,7 @@ def parse_payoff(payoff: Payoff | str) -> Payoff:
     try:
         return Payoff(payoff)
     except ValueError:
-        raise SolverError(f"payoff {payoff!r} is not margin or win") from None
+        raise SolverError(f"payoff {payoff!r} is not margin or win", argument="payoff") from None
 
 
 # Win best responses are first summed in float32 over the whole frontier;

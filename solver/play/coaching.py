@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.analysis.grade import Grade
-from solver.analysis.solutions import EquilibriumSolver, cached_equilibrium
+from solver.book.source import DEFAULT_SOURCE, EquilibriumSolver
 from solver.equilibria.equilibrium import Payoff
 from solver.game.arrangement import Arrangement, Score
 from solver.game.rules import Rules
@@ -35,7 +35,7 @@ def equilibrium_hint(
     the ones laid out (as sets of cards); its equilibrium loss is 0.  When
     none is, the best completion of the laid packets against the opponent's
     equilibrium strategy, and False.  ``solver`` gives the deal's equilibrium
-    (default :func:`~solver.analysis.solutions.cached_equilibrium`).
+    (default :func:`~solver.book.source.DEFAULT_SOURCE`).
 
     >>> from solver.game.deal import deal
     >>> two = Rules(position_points=(6, 7))
@@ -46,7 +46,7 @@ def equilibrium_hint(
     """
     holding = tuple(sorted(int(c) for c in holding))
     opponent_holding = tuple(sorted(int(c) for c in theirs))
-    equilibrium = (solver or cached_equilibrium)(holding, opponent_holding, rules, Payoff.MARGIN)
+    equilibrium = (solver or DEFAULT_SOURCE)(holding, opponent_holding, rules, Payoff.MARGIN)
     wanted = [sorted(packet) for packet in laid]
     order = np.argsort(-np.asarray(equilibrium.row.probabilities), kind="stable")
     for index in order.tolist():

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from solver.analysis.grade import Grade, grade
-from solver.analysis.solutions import EquilibriumSolver
+from solver.book.source import EquilibriumSolver
 from solver.errors import ArrangementError, CardError
 from solver.game.arrangement import Arrangement, Score, score
 from solver.game.cards import HAND_SIZE, Lang, format_cards, parse_cards, split_tokens

@@ -34,12 +34,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
 
-from solver.analysis.solutions import EquilibriumSolver
+from solver.book.source import DEFAULT_SOURCE, EquilibriumSolver, EquilibriumSource
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, EquilibriumResult, Payoff, solve
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
@@ -63,7 +62,6 @@ __all__ = [
     "describe_player",
     "equilibrium_mixture",
     "equilibrium_response",
-    "equilibrium_strategies",
     "player",
     "players",
 ]
@@ -134,42 +132,14 @@ def _br_greedy(
     return frontier_best_response(mine, opponent, Objective.MARGIN).arrangement
 
 
-@lru_cache(maxsize=32)
-def equilibrium_strategies(
-    mine: tuple[int, ...],
-    theirs: tuple[int, ...],
-    rules: Rules,
-    payoff: Payoff,
-    time_limit: float | None = None,
-) -> tuple[Mixture, Mixture, float]:
-    """Both players' equilibrium strategies of a deal and the certified gap (cached).
-
-    With a time limit the strategies are the best found, and the gap says
-    how far from an equilibrium they may be.
-
-    >>> h = tuple(range(25))
-    >>> a, b, gap = equilibrium_strategies(h, h, Rules(), Payoff.MARGIN)
-    >>> a == b, gap < 1e-9
-    (True, True)
-    """
-    result = solve(mine, theirs, rules, payoff, time_limit=time_limit)
-    return result.row, result.column, result.gap
-
-
 def _equilibrium_player(
-    payoff: Payoff, time_limit: float | None, solver: EquilibriumSolver | None
+    payoff: Payoff, solver: EquilibriumSolver
 ) -> Callable[[tuple[int, ...], tuple[int, ...], Rules, np.random.Generator], Arrangement]:
     def choose(
         mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
     ) -> Arrangement:
-        if solver is not None:  # shared with whoever else needs the deal's equilibrium
-            return solver(mine, theirs, rules, payoff).row.sample(rng)
-        # Solve the deal once for both seats: the cache is keyed by seat order.
-        if mine <= theirs:
-            own, _, _ = equilibrium_strategies(mine, theirs, rules, payoff, time_limit)
-        else:
-            _, own, _ = equilibrium_strategies(theirs, mine, rules, payoff, time_limit)
-        return own.sample(rng)
+        # The source keeps the deal: both seats (and any grade) cost one solve.
+        return solver(mine, theirs, rules, payoff).row.sample(rng)
 
     return choose
 
@@ -214,19 +184,26 @@ def player(
 
     ``equilibrium_time_limit`` bounds the equilibrium players' solves (seconds
     per deal); by default they are exact.  ``solver``: where the equilibrium
-    players get the deal's equilibria (e.g. a
-    :class:`~solver.analysis.solutions.BookSolutions` shared with the grades;
-    its own limits apply); by default they solve and cache them here.
+    players get the deal's equilibria (e.g. an
+    :class:`~solver.book.source.EquilibriumSource` with a book, shared with the
+    grades; its own limits apply, and ``equilibrium_time_limit`` is not used);
+    by default the process's :data:`~solver.book.source.DEFAULT_SOURCE`.
     """
     key = name.strip()
+    if solver is None:
+        solver = (
+            DEFAULT_SOURCE
+            if equilibrium_time_limit is None
+            else EquilibriumSource(use_book=False, time_limit=equilibrium_time_limit)
+        )
     choices: dict[str, Callable[..., Arrangement]] = {
         "random": _random,
         "greedy": _greedy,
         "house": _house,
         "br-random": _br_random,
         "br-greedy": _br_greedy,
-        "eq-margin": _equilibrium_player(Payoff.MARGIN, equilibrium_time_limit, solver),
-        "eq-win": _equilibrium_player(Payoff.WIN, equilibrium_time_limit, solver),
+        "eq-margin": _equilibrium_player(Payoff.MARGIN, solver),
+        "eq-win": _equilibrium_player(Payoff.WIN, solver),
     }
     if key not in choices:
         raise QuintetError(f"unknown player {name!r} (players: {', '.join(PLAYER_NAMES)})")

@@ -36,6 +36,7 @@ from itertools import combinations
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from solver.book.source import EquilibriumSource
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import QuintetError
 from solver.game.arrangement import points_against
@@ -43,7 +44,7 @@ from solver.game.deal import deal, deal_seed
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.game.time_limit import check_time_limit
 from solver.models.opponents import Objective, Opponent
-from solver.play.players import PLAYER_NAMES, equilibrium_strategies, player, players
+from solver.play.players import PLAYER_NAMES, player, players
 from solver.play.runners import DASK_CONNECT_TIMEOUT, chunks, run_dask, run_local
 from solver.response.frontier import cached_frontier
 from solver.response.frontier_response import frontier_best_response
@@ -137,9 +138,11 @@ def play_deal(config: TournamentConfig, index: int) -> DealRecord:
         cached_frontier(tuple(sorted(holding)), rules)  # shared by the solver players
     frontier_seconds = time.perf_counter() - started
 
+    # One source for the deal: both seats of an equilibrium player cost one solve.
+    source = EquilibriumSource(use_book=False, time_limit=config.equilibrium_time_limit)
     plays: dict[tuple[str, int], Play] = {}
     for name in config.players:
-        strategy = player(name, equilibrium_time_limit=config.equilibrium_time_limit)
+        strategy = player(name, solver=source)
         for seat in (0, 1):
             rng = np.random.default_rng([config.seed, index, seat, PLAYER_NAMES.index(name)])
             clock = time.perf_counter()
@@ -157,7 +160,7 @@ def play_deal(config: TournamentConfig, index: int) -> DealRecord:
                 strengths=tuple(int(s) for s in arrangement.strengths(rules)),
                 seconds=seconds,
                 exploitability=punisher.value,
-                strategy_gap=_strategy_gap(name, holdings, seat, config),
+                strategy_gap=_strategy_gap(name, holdings, seat, config.rules, source),
             )
     games = []
     for first, second in combinations(config.players, 2):
@@ -173,17 +176,14 @@ def _strategy_gap(
     name: str,
     holdings: tuple[tuple[int, ...], tuple[int, ...]],
     seat: int,
-    config: TournamentConfig,
+    rules: Rules,
+    source: EquilibriumSource,
 ) -> float | None:
-    """The certified gap of an equilibrium player's strategy (from its cache)."""
+    """The certified gap of an equilibrium player's strategy (kept by ``source``)."""
     payoff = {"eq-margin": Payoff.MARGIN, "eq-win": Payoff.WIN}.get(name)
     if payoff is None:
         return None
-    first, second = sorted((tuple(sorted(holdings[seat])), tuple(sorted(holdings[1 - seat]))))
-    _, _, gap = equilibrium_strategies(
-        first, second, config.rules, payoff, config.equilibrium_time_limit
-    )
-    return gap
+    return source(holdings[seat], holdings[1 - seat], rules, payoff).gap
 
 
 def _play_chunk(config: TournamentConfig, indices: list[int]) -> list[DealRecord]:

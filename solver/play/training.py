@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from solver.analysis.grade import Grade, Verdict, grade
 from solver.analysis.payloads import grade_payload
-from solver.analysis.solutions import EquilibriumSolver
+from solver.book.source import EquilibriumSolver
 from solver.errors import QuintetError
 from solver.game.cards import Lang, format_cards
 from solver.game.deal import deal

@@ -31,15 +31,26 @@ from fastapi import APIRouter, HTTPException, Request, status
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from solver.cli.commands import Setup, holdings
-from solver.cli.report import deal_report, display_order, hand_report, score_report
-from solver.equilibria.equilibrium import DEFAULT_TOLERANCE
+from solver.app.limits import MAX_SAMPLES, MAX_TOP, MAX_WORKERS
+from solver.app.registry import OPPONENTS, PLAYER_NAMES
+from solver.app.report import deal_report, display_order, hand_report, score_report
+from solver.app.requests import (
+    EquilibriumRequest,
+    GradeRequest,
+    Holdings,
+    PlayRequest,
+    SuggestRequest,
+    fresh_seed,
+    holdings,
+    parse_fixed,
+)
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
 from solver.game.payloads import cards_payload, rules_payload
 from solver.game.rules import DiscardMode, Rules
-from solver.play.players import PLAYER_NAMES
+from solver.models.opponents import Objective
 from solver.web.jobs import Job, JobManager, JobState, TooManyJobsError
 
 __all__ = ["router"]
@@ -55,7 +66,7 @@ class RulesIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    mode: Literal["mirror", "independent"] = "mirror"
+    mode: Literal[tuple(m.value for m in DiscardMode)] = "mirror"  # type: ignore[valid-type]
     ace_low_straight: bool = False
     flush_beats_full_house: bool = False
 
@@ -93,57 +104,81 @@ class HoldingsIn(DealIn):
     cards: CardText | None = None
     opponent_cards: CardText | None = None
 
-    def setup(self) -> Setup:
+    def holdings(self) -> Holdings:
         """Both holdings, checked (a QuintetError for bad cards)."""
         return holdings(self.cards, self.opponent_cards, self.seed, self.rules())
 
-    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
-        """The options of the job's work (beyond the holdings and rules)."""
-        return {}
+    def request(self) -> Any:
+        """The application layer's request (a QuintetError for bad input)."""
+        raise NotImplementedError  # every job input defines its own
 
 
 class SuggestIn(HoldingsIn):
     """``quintet suggest``; ``against`` is a model name (no files over the web)."""
 
-    against: Literal["random", "greedy", "known", "equilibrium"] | None = None
+    against: Literal[tuple(OPPONENTS)] | None = None  # type: ignore[valid-type]
     known: Annotated[str, Field(max_length=1000)] | None = None
-    objective: Literal["points", "margin", "win", "game"] | None = None
+    objective: Literal[tuple(o.value for o in Objective)] | None = None  # type: ignore[valid-type]
     time_limit: Seconds | None = None
-    top: Annotated[int, Field(ge=1, le=20)] = 1
+    top: Annotated[int, Field(ge=1, le=MAX_TOP)] = 1
     fix: Annotated[list[Annotated[str, Field(max_length=400)]], Field(max_length=5)] | None = None
-    samples: Annotated[int, Field(ge=1, le=10_000)] | None = None
-    workers: Annotated[int, Field(ge=1, le=8)] | None = None
+    samples: Annotated[int, Field(ge=1, le=MAX_SAMPLES)] | None = None
+    workers: Annotated[int, Field(ge=1, le=MAX_WORKERS)] | None = None
     engine: Literal["auto", "cpsat", "frontier"] = "auto"
-    payoff: Literal["margin", "win"] | None = None
+    payoff: Literal[tuple(p.value for p in Payoff)] | None = None  # type: ignore[valid-type]
 
-    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
-        """The keyword arguments of :func:`solver.cli.commands_solve.suggest_output`."""
-        return self.model_dump(exclude=set(HoldingsIn.model_fields))
+    def request(self) -> SuggestRequest:
+        """The suggest request (``fix``: ``POS=CARDS`` texts)."""
+        return SuggestRequest(
+            holdings=self.holdings(),
+            rules=self.rules(),
+            against=self.against,
+            known=self.known,
+            objective=self.objective,
+            payoff=self.payoff,
+            time_limit=self.time_limit,
+            top=self.top,
+            fixed=parse_fixed(self.fix),
+            samples=self.samples,
+            workers=self.workers,
+            engine=self.engine,
+        )
 
 
 class EquilibriumIn(HoldingsIn):
     """``quintet equilibrium``."""
 
-    payoff: Literal["margin", "win"] = "margin"
+    payoff: Literal[tuple(p.value for p in Payoff)] = "margin"  # type: ignore[valid-type]
     tolerance: Annotated[float, Field(ge=0, allow_inf_nan=False)] = DEFAULT_TOLERANCE
     time_limit: Seconds | None = None
 
-    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
-        """The keyword arguments of :func:`solver.cli.commands_solve.equilibrium_output`."""
-        return self.model_dump(exclude=set(HoldingsIn.model_fields))
+    def request(self) -> EquilibriumRequest:
+        """The equilibrium request."""
+        return EquilibriumRequest(
+            holdings=self.holdings(),
+            rules=self.rules(),
+            payoff=self.payoff,
+            tolerance=self.tolerance,
+            time_limit=self.time_limit,
+        )
 
 
 class GradeIn(HoldingsIn):
     """``quintet grade ARRANGEMENT``: your ``arrangement`` ("P1 | ... | P5") of your holding."""
 
     arrangement: Annotated[str, Field(max_length=1000)]
-    payoff: Literal["margin", "win"] = "margin"
+    payoff: Literal[tuple(p.value for p in Payoff)] = "margin"  # type: ignore[valid-type]
 
-    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
-        """The keyword arguments of :func:`solver.cli.commands_grade.grade_output`."""
-        # Checked here, so that a wrong arrangement is a 400 before any work starts.
-        Arrangement.parse(self.arrangement, n_packets=rules.n_packets).check(setup.mine, rules)
-        return self.model_dump(include={"arrangement", "payoff"})
+    def request(self) -> GradeRequest:
+        """The grade request, its arrangement checked (a 400 before any work starts)."""
+        request = GradeRequest(
+            holdings=self.holdings(),
+            rules=self.rules(),
+            arrangement=self.arrangement,
+            payoff=self.payoff,
+        )
+        _check_arrangement(request.arrangement, request.holdings, request.rules)
+        return request
 
 
 class PlayIn(HoldingsIn):
@@ -153,19 +188,21 @@ class PlayIn(HoldingsIn):
     arrangement: Annotated[str, Field(max_length=1000)]
     time_limit: Seconds | None = None
 
-    def options(self, setup: Setup, rules: Rules) -> dict[str, Any]:
-        """What :func:`solver.web.work.play` reads."""
-        # Checked here, so that a wrong arrangement is a 400 before any work starts.
-        Arrangement.parse(self.arrangement, n_packets=rules.n_packets).check(setup.mine, rules)
-        return self.model_dump(include={"opponent", "arrangement", "time_limit"})
+    def request(self) -> PlayRequest:
+        """The play request, its arrangement checked (a 400 before any work starts)."""
+        request = PlayRequest(
+            holdings=self.holdings(),
+            rules=self.rules(),
+            arrangement=self.arrangement,
+            opponent=self.opponent,
+            time_limit=self.time_limit,
+        )
+        _check_arrangement(request.arrangement, request.holdings, request.rules)
+        return request
 
 
-JOB_INPUTS: dict[str, type[HoldingsIn]] = {
-    "suggest": SuggestIn,
-    "equilibrium": EquilibriumIn,
-    "grade": GradeIn,
-    "play": PlayIn,
-}
+def _check_arrangement(text: str, dealt: Holdings, rules: Rules) -> None:
+    Arrangement.parse(text, n_packets=rules.n_packets).check(dealt.mine, rules)
 
 
 @router.post("/eval", summary="quintet eval: combination and strength of one packet")
@@ -178,8 +215,6 @@ def eval_packet(body: EvalIn) -> dict[str, Any]:
 @router.post("/deal", summary="quintet deal: a seeded deal and both holdings")
 def deal_game(body: DealIn) -> dict[str, Any]:
     """The document of ``quintet deal --seed N --json``."""
-    from solver.cli.commands import fresh_seed
-
     seed = fresh_seed() if body.seed is None else body.seed
     return deal_report(deal(seed, body.rules()), "en").payload
 
@@ -196,12 +231,12 @@ def score_game(body: ScoreIn) -> dict[str, Any]:
 @router.post("/holdings", summary="both holdings, dealt from a seed or entered (the page's helper)")
 def holdings_of(body: HoldingsIn) -> dict[str, Any]:
     """The holdings part of the suggest document: seed, dealt, holding, opponent_holding, rules."""
-    setup = body.setup()
+    dealt = body.holdings()
     return {
-        "seed": setup.seed,
-        "dealt": setup.dealt,
-        "holding": cards_payload(display_order(setup.mine)),
-        "opponent_holding": cards_payload(display_order(setup.theirs)),
+        "seed": dealt.seed,
+        "dealt": dealt.dealt,
+        "holding": cards_payload(display_order(dealt.mine)),
+        "opponent_holding": cards_payload(display_order(dealt.theirs)),
         "rules": rules_payload(body.rules()),
     }
 
@@ -212,10 +247,9 @@ def _manager(request: Request) -> JobManager:
 
 
 def _submit(request: Request, kind: str, body: HoldingsIn) -> Job:
-    # Holdings and options are checked here: bad input is a 400 before any work starts.
-    setup, rules = body.setup(), body.rules()
+    # The request is built and checked here: bad input is a 400 before any work starts.
     try:
-        return _manager(request).submit(kind, setup, rules, body.options(setup, rules))
+        return _manager(request).submit(kind, body.request())
     except TooManyJobsError as error:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(error)) from None
 

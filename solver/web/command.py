@@ -12,8 +12,8 @@ import argparse
 import threading
 import webbrowser
 
-from solver.cli.arguments import non_negative_int, positive_float, positive_int
-from solver.cli.commands import Command
+from solver.app.arguments import non_negative_int, positive_float, positive_int
+from solver.app.command import Command
 from solver.errors import QuintetError
 
 __all__ = ["COMMAND", "serve"]

@@ -23,12 +23,9 @@ import os
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
-
-from solver.cli.commands import Setup
-from solver.game.rules import Rules
 
 __all__ = ["Job", "JobManager", "JobState", "TooManyJobsError"]
 
@@ -76,6 +73,7 @@ class Job:
     result: dict[str, Any] | None = None
     error: str | None = None
     argument: str | None = None
+    warnings: list[str] = field(default_factory=list)
     created: float = field(default_factory=time.monotonic)
     started: float | None = None
     finished_at: float | None = None
@@ -95,6 +93,7 @@ class Job:
             "result": self.result,
             "error": self.error,
             "argument": self.argument,
+            "warnings": self.warnings,
         }
 
 
@@ -117,13 +116,13 @@ class JobManager:
         self._lock = threading.Lock()
         self._context = _context()
 
-    def submit(self, kind: str, setup: Setup, rules: Rules, options: dict[str, Any]) -> Job:
-        """Queue a job; its ``time_limit`` option is capped at the server's limit.
+    def submit(self, kind: str, request: Any) -> Job:
+        """Queue a job for ``request``, its ``time_limit`` capped at the server's limit.
 
         Raises :class:`TooManyJobsError` when :data:`MAX_PENDING` jobs are unfinished.
         """
-        limit = min(options.get("time_limit") or self.time_limit, self.time_limit)
-        options = {**options, "time_limit": limit}
+        limit = min(request.time_limit or self.time_limit, self.time_limit)
+        request = replace(request, time_limit=limit)
         job = Job(id=secrets.token_hex(8), kind=kind, deadline_seconds=limit + GRACE_SECONDS)
         with self._lock:
             self._forget_old()
@@ -131,9 +130,7 @@ class JobManager:
             if pending >= MAX_PENDING:
                 raise TooManyJobsError(f"the server has {pending} unfinished jobs; try again later")
             self._jobs[job.id] = job
-        thread = threading.Thread(
-            target=self._watch, args=(job, setup, rules, options), daemon=True, name=job.id
-        )
+        thread = threading.Thread(target=self._watch, args=(job, request), daemon=True, name=job.id)
         thread.start()
         return job
 
@@ -174,7 +171,7 @@ class JobManager:
         job.state = state
         job.finished_event.set()
 
-    def _watch(self, job: Job, setup: Setup, rules: Rules, options: dict[str, Any]) -> None:
+    def _watch(self, job: Job, request: Any) -> None:
         # Wait for a free slot, giving up if the job is cancelled meanwhile.
         while not self._slots.acquire(timeout=0.1):
             if job.cancel_requested.is_set():
@@ -184,14 +181,14 @@ class JobManager:
             if job.cancel_requested.is_set():
                 self._finish(job, JobState.CANCELLED)
                 return
-            self._run(job, setup, rules, options)
+            self._run(job, request)
         finally:
             self._slots.release()
 
-    def _run(self, job: Job, setup: Setup, rules: Rules, options: dict[str, Any]) -> None:
+    def _run(self, job: Job, request: Any) -> None:
         receiver, sender = self._context.Pipe(duplex=False)
         process = self._context.Process(
-            target=_run_work, args=(sender, job.kind, setup, rules, options), daemon=True
+            target=_run_work, args=(sender, job.kind, request), daemon=True
         )
         process.start()
         sender.close()
@@ -224,7 +221,7 @@ class JobManager:
             if message[0] == "progress":
                 job.progress = message[1]
             elif message[0] == "done":
-                self._finish(job, JobState.DONE, result=message[1])
+                self._finish(job, JobState.DONE, result=message[1], warnings=message[2])
                 return
             elif message[0] == "error":
                 self._finish(job, JobState.ERROR, error=message[1], argument=message[2])

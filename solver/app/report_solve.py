@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.cli.report import (
+from solver.app.report import (
     Output,
     arrangement_payload,
     cards_payload,
@@ -22,7 +22,7 @@ from solver.cli.report import (
     rules_payload,
     table_lines,
 )
-from solver.cli.text import say
+from solver.app.text import say
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff
 from solver.game.arrangement import Arrangement
 from solver.game.cards import Lang, format_cards

@@ -6,9 +6,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from solver.app.report import Output
 from solver.book.build import BuildProgress, BuildSummary
 from solver.book.stats import GameStats
-from solver.cli.report import Output
 from solver.game.payloads import rules_payload
 
 __all__ = ["build_report", "progress_line", "source_line", "source_report", "stats_report"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from solver.cli.arguments import non_negative_int
+from solver.app.arguments import non_negative_int
 
 __all__ = [
     "MAX_DEALS",

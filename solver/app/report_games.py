@@ -12,9 +12,9 @@ import csv
 from pathlib import Path
 from typing import Any
 
-from solver.cli.games_csv import HEADER, game_rows
-from solver.cli.report import Output, table_lines
-from solver.cli.text import say
+from solver.app.games_csv import HEADER, game_rows
+from solver.app.report import Output, table_lines
+from solver.app.text import say
 from solver.game.cards import Lang
 from solver.game.files import atomic_output
 from solver.game.payloads import rules_payload

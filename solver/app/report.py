@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.cli.text import say
+from solver.app.text import say
 from solver.game.arrangement import Arrangement, Score
 from solver.game.cards import Lang, format_cards
 from solver.game.deal import Deal

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from solver.analysis.changes import Change
 from solver.analysis.grade import Grade, Verdict
 from solver.analysis.payloads import grade_payload, likely_arrangements
-from solver.cli.report import Output, cards_payload, display_order, packet_order, rules_payload
-from solver.cli.text import say
+from solver.app.report import Output, cards_payload, display_order, packet_order, rules_payload
+from solver.app.text import say
 from solver.game.arrangement import Arrangement
 from solver.game.cards import Lang, format_cards
 from solver.game.rules import Rules

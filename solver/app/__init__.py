@@ -1,0 +1,17 @@
+"""The application layer: the use cases every face runs, over typed requests.
+
+The command line (:mod:`solver.cli`) and the web app (:mod:`solver.web`) are
+two shells over this layer: each turns its input (arguments, JSON) into a
+request of :mod:`solver.app.requests`, runs a use case and shows the
+:class:`~solver.app.answers.Answer` (a JSON document made here once, a text
+for people, and warnings as data).
+
+=============================  ===============================================
+use case                       module
+=============================  ===============================================
+suggest, equilibrium           :mod:`solver.app.solving`
+grade, house, play a game      :mod:`solver.app.grading`
+opponents and players by name  :mod:`solver.app.registry`
+limits of counts               :mod:`solver.app.limits`
+=============================  ===============================================
+"""

@@ -1,0 +1,196 @@
+"""The solving use cases: ``suggest`` (a best response, or equilibrium play) and ``equilibrium``.
+
+Each takes a request (:mod:`solver.app.requests`) and returns an
+:class:`~solver.app.answers.Answer`; conflicting options are refused with a
+:class:`~solver.errors.SolverError` naming the field, options that do not
+apply come back as warnings.  Equilibria come from one
+:class:`~solver.book.source.EquilibriumSource` per request (the book, then a
+solve).
+
+>>> from solver.app.requests import SuggestRequest, holdings
+>>> from solver.game.rules import Rules
+>>> request = SuggestRequest(holdings(None, None, 1, Rules()), Rules(), time_limit=5)
+>>> answer = suggest(request)
+>>> answer.document["status"], [w.message for w in answer.warnings]
+('optimal', ['the frontier engine is exhaustive and ignores time_limit'])
+>>> suggest(SuggestRequest(request.holdings, Rules(), against="greedy", known="x"))
+Traceback (most recent call last):
+    ...
+solver.errors.SolverError: known gives the arrangement of against="known", not "greedy"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from solver.app.answers import Answer, Notice, answer_of
+from solver.app.registry import opponent_model
+from solver.app.report_book import source_report
+from solver.app.report_solve import SuggestContext, equilibrium_report, suggest_report
+from solver.app.requests import BookChoice, EquilibriumRequest, Holdings, SuggestRequest
+from solver.book.source import EquilibriumSource
+from solver.equilibria.equilibrium import EquilibriumResult, IterationRecord
+from solver.errors import SolverError
+from solver.game.files import check_output_path
+from solver.game.rules import Rules
+from solver.models.mixture import write_mixture
+from solver.models.opponents import Objective
+from solver.play.players import equilibrium_mixture, equilibrium_response
+from solver.response.best_response import DEFAULT_SAMPLES, top_responses
+from solver.response.frontier_response import frontier_best_response
+
+__all__ = ["equilibrium", "source_of", "suggest"]
+
+
+def source_of(
+    book: BookChoice, *, tolerance: float | None = None, time_limit: float | None = None
+) -> EquilibriumSource:
+    """The equilibrium source of a request's book choice and limits."""
+    limits: dict[str, Any] = {"time_limit": time_limit}
+    if tolerance is not None:
+        limits["tolerance"] = tolerance
+    return EquilibriumSource(book.path, use_book=book.enabled, **limits)
+
+
+def _context(holdings: Holdings, rules: Rules, against: str) -> SuggestContext:
+    return SuggestContext(
+        rules=rules,
+        mine=holdings.mine,
+        theirs=holdings.theirs,
+        seed=holdings.seed,
+        dealt=holdings.dealt,
+        against=against,
+    )
+
+
+def _ignored(fields: list[str], why: str) -> tuple[Notice, ...]:
+    return (Notice(f"{why} {', '.join(fields)}", tuple(fields)),) if fields else ()
+
+
+def _equilibrium_play_checks(request: SuggestRequest) -> tuple[Notice, ...]:
+    """Refuse what equilibrium play cannot take; the options it ignores."""
+    if request.top > 1 or request.fixed:
+        raise SolverError('against="equilibrium" takes no top or fixed', argument="against")
+    if request.objective is not None:
+        raise SolverError(
+            'objective: against="equilibrium" plays the payoff game, not an objective',
+            argument="objective",
+        )
+    given = {"samples": request.samples, "workers": request.workers}
+    ignored = [name for name, value in given.items() if value]
+    if request.engine != "auto":
+        ignored.append("engine")
+    return _ignored(ignored, 'against="equilibrium" ignores')
+
+
+def _engine(request: SuggestRequest, against: str) -> tuple[str, tuple[Notice, ...]]:
+    """The engine to use (``auto`` picks the frontier unless ``top`` asks for runners-up)."""
+    if request.payoff is not None:
+        raise SolverError(
+            'payoff needs against="equilibrium" (otherwise choose an objective)', argument="payoff"
+        )
+    engine = request.engine
+    if engine == "auto":
+        engine = "cpsat" if request.top > 1 else "frontier"
+    if engine not in ("cpsat", "frontier"):
+        raise SolverError(f"engine {engine!r} is not auto, cpsat or frontier", argument="engine")
+    notices: tuple[Notice, ...] = ()
+    if engine == "frontier":
+        if request.top > 1:
+            raise SolverError(
+                "top needs the cpsat engine (the frontier holds only undominated profiles)",
+                argument="top",
+            )
+        given = {"time_limit": request.time_limit, "workers": request.workers}
+        notices = _ignored(
+            [name for name, value in given.items() if value is not None],
+            "the frontier engine is exhaustive and ignores",
+        )
+    objective = request.objective or "margin"
+    if request.samples is not None and (objective in ("points", "margin") or against != "random"):
+        notices += (
+            Notice(
+                'samples applies only to the win or game objective against="random"', ("samples",)
+            ),
+        )
+    return engine, notices
+
+
+def suggest(request: SuggestRequest) -> Answer:
+    """The best arrangement against the model ``request.against``, or equilibrium play."""
+    holdings, rules = request.holdings, request.rules
+    rng = np.random.default_rng([holdings.seed, 1])
+    against = request.against or ("known" if request.known is not None else "random")
+    if request.known is not None and against != "known":
+        raise SolverError(
+            f'known gives the arrangement of against="known", not "{against}"', argument="known"
+        )
+    if against == "equilibrium":
+        notices = _equilibrium_play_checks(request)
+        payoff = request.payoff or "margin"
+        source = source_of(request.book, time_limit=request.time_limit)
+        result = source(holdings.mine, holdings.theirs, rules, payoff)
+        played = equilibrium_response(
+            holdings.mine, holdings.theirs, rules, payoff, rng=rng, equilibrium=result
+        )
+        context = _context(holdings, rules, f"equilibrium ({payoff} payoff)")
+        from_book = bool(source.from_book(holdings.mine, holdings.theirs, rules, payoff))
+        return answer_of(
+            lambda lang: source_report(
+                suggest_report([played], context, lang), source.path, from_book
+            ),
+            notices,
+        )
+    engine, notices = _engine(request, against)
+    opponent, description = opponent_model(against, holdings.theirs, request.known, rules)
+    objective = Objective(request.objective or "margin")
+    common: dict[str, Any] = {
+        "fixed": dict(request.fixed),
+        "samples": request.samples or DEFAULT_SAMPLES,
+        "rng": rng,
+    }
+    if engine == "frontier":
+        results = [frontier_best_response(holdings.mine, opponent, objective, **common)]
+    else:
+        results = top_responses(
+            holdings.mine,
+            opponent,
+            objective,
+            k=request.top,
+            time_limit=request.time_limit,
+            workers=request.workers or 2,
+            **common,
+        )
+    context = _context(holdings, rules, description)
+    return answer_of(lambda lang: suggest_report(results, context, lang), notices)
+
+
+def equilibrium(
+    request: EquilibriumRequest, on_record: Callable[[IterationRecord], None] | None = None
+) -> Answer:
+    """An exact equilibrium of the deal, with its certificate (``on_record``: each iteration).
+
+    With ``request.out`` the row player's strategy is written as a mixture
+    file (the path is checked before the solve).
+    """
+    holdings, rules = request.holdings, request.rules
+    if request.out is not None:
+        check_output_path(request.out)  # before the solve, not after it
+    source = source_of(request.book, tolerance=request.tolerance, time_limit=request.time_limit)
+    result: EquilibriumResult = source(
+        holdings.mine, holdings.theirs, rules, request.payoff, on_record=on_record
+    )
+    from_book = bool(source.from_book(holdings.mine, holdings.theirs, rules, request.payoff))
+    if request.out:
+        write_mixture(equilibrium_mixture(result, holdings.theirs), request.out)
+    context = _context(holdings, rules, "equilibrium")
+    return answer_of(
+        lambda lang: source_report(
+            equilibrium_report(result, context, lang, limit=request.show, from_book=from_book),
+            source.path,
+            from_book,
+        )
+    )

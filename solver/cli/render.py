@@ -1,0 +1,64 @@
+"""What the command line prints of the application layer's errors and warnings.
+
+The application layer names request fields (``time_limit``,
+``against="equilibrium"``); the command line speaks of its own options.
+A field at the start of a message, a field written ``field="value"``, and
+the fields a warning lists become the command's flags.
+
+>>> speak('payoff needs against="equilibrium"', {"payoff": "--payoff", "against": "--against"})
+'--payoff needs --against equilibrium'
+>>> from solver.errors import SolverError
+>>> error = SolverError("time_limit must be positive, got -1.0", argument="time_limit")
+>>> error_line(error, {"time_limit": "--eq-time-limit"})
+'quintet: error: --eq-time-limit must be positive, got -1.0'
+>>> error_line(error, {})
+'quintet: error: time_limit must be positive, got -1.0'
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterable, Mapping
+
+from solver.app.answers import Answer, Notice
+from solver.app.report import Output
+from solver.errors import QuintetError
+
+__all__ = ["error_line", "shown", "speak", "warn", "warning_lines"]
+
+
+def speak(message: str, flags: Mapping[str, str], fields: Iterable[str] = ()) -> str:
+    """``message`` with its request fields spoken as the command's flags (see the module)."""
+    for name, flag in flags.items():
+        message = re.sub(rf'(?<![\w-]){re.escape(name)}="([^"]*)"', rf"{flag} \1", message)
+        if message.startswith(name) and not message[len(name) : len(name) + 1].isalnum():
+            message = flag + message[len(name) :]
+    for name in fields:
+        if name in flags:
+            message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flags[name], message)
+    return message
+
+
+def error_line(error: QuintetError, flags: Mapping[str, str]) -> str:
+    """The one line a library error prints, speaking of the command's options."""
+    return f"quintet: error: {speak(str(error), flags)}"
+
+
+def warning_lines(notices: Iterable[Notice], flags: Mapping[str, str]) -> list[str]:
+    """The lines the command prints on stderr for the answer's warnings."""
+    return [f"quintet: warning: {speak(n.message, flags, n.fields)}" for n in notices]
+
+
+def warn(notices: Iterable[Notice], flags: Mapping[str, str]) -> None:
+    """Print the warnings on stderr."""
+    for line in warning_lines(notices, flags):
+        print(line, file=sys.stderr)
+
+
+def shown(answer: Answer, args: argparse.Namespace) -> Output:
+    """What the command prints of ``answer``: its warnings now, then its text or document."""
+    warn(answer.warnings, args.flags)
+    text = "" if args.json else answer.text(args.lang)
+    return Output(text, answer.document)
