@@ -193,3 +193,28 @@ def test_readme_example_runs_and_shows_what_it_says() -> None:
     assert shown >= 1
     result = namespace["result"]
     assert result.status.value == "optimal"  # type: ignore[attr-defined]
+
+
+def _imports(source: str) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements of a code cell (IPython ``%`` lines left out)."""
+    code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("%"))
+    return [
+        node for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "notebooks").glob("*.ipynb")), ids=lambda p: p.stem)
+def test_notebooks_import_from_solver_only(path: Path) -> None:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    names = []
+    for cell in cells:
+        if cell["cell_type"] != "code":
+            continue
+        for node in _imports("".join(cell["source"])):
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("solver."), ast.unparse(node)
+                if node.module == "solver":
+                    names += [alias.name for alias in node.names]
+            else:
+                assert not [a.name for a in node.names if a.name.startswith("solver.")]
+    assert set(names) <= set(solver.__all__)
