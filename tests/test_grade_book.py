@@ -16,11 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import solver.book.source as solutions_module
 import solver.book.lookup as lookup_module
+import solver.book.source as solutions_module
 from solver.analysis.grade import grade
-from solver.book.source import DEFAULT_SOURCE, EquilibriumSource
 from solver.book.lookup import solve_with_book
+from solver.book.source import DEFAULT_SOURCE, EquilibriumSource
 from solver.book.store import Book
 from solver.cli.main import main
 from solver.equilibria.equilibrium import Payoff

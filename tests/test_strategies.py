@@ -20,6 +20,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from solver.book import source as source_module
+from solver.book.source import DEFAULT_SOURCE, EquilibriumSource
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement, score
@@ -28,8 +30,6 @@ from solver.game.evaluator import strength
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.opponents import Objective, Opponent
-from solver.book import source as source_module
-from solver.book.source import DEFAULT_SOURCE, EquilibriumSource
 from solver.play.players import PLAYER_NAMES, player, players
 from solver.response.best_response import SolveStatus, best_response
 
