@@ -44,11 +44,11 @@ from solver.book.canonical import canonical_key, canonical_mirror_holdings, clas
 from solver.book.errors import BookError
 from solver.book.lookup import solve_canonical
 from solver.book.store import Book
-from solver.cluster import dask_cluster
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import DiscardMode, Rules
+from solver.util.cluster import dask_cluster
 
 __all__ = ["BuildProgress", "BuildSummary", "build", "seeded_keys"]
 

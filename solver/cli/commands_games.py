@@ -14,7 +14,6 @@ from solver.cli.limits import MAX_DEALS, MAX_JOBS, MAX_SEED, bounded_int
 from solver.cli.report import Output
 from solver.cli.report_games import tournament_report
 from solver.errors import QuintetError
-from solver.game.files import atomic_output, check_output_path
 from solver.play.players import PLAYER_NAMES
 from solver.play.tournament import (
     DASK_CONNECT_TIMEOUT,
@@ -22,6 +21,7 @@ from solver.play.tournament import (
     run,
     used_jobs,
 )
+from solver.util.files import atomic_output, check_output_path
 
 __all__ = ["COMMANDS"]
 

@@ -31,7 +31,6 @@ from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, IterationRecord, Pa
 from solver.errors import MixtureError, QuintetError, SolverError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import parse_cards
-from solver.game.files import check_output_path
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.house import house_arrangement
@@ -40,6 +39,7 @@ from solver.models.opponents import Objective, Opponent, OpponentKind
 from solver.play.players import equilibrium_mixture, equilibrium_response
 from solver.response.best_response import DEFAULT_SAMPLES, top_responses
 from solver.response.frontier_response import frontier_best_response
+from solver.util.files import check_output_path
 
 __all__ = ["COMMANDS", "equilibrium_output", "opponent_from_args", "parse_fix", "suggest_output"]
 

@@ -29,9 +29,10 @@ from enum import Enum, IntEnum
 import numpy as np
 
 from solver.errors import ArrangementError, CardError
-from solver.game.cards import DECK_SIZE, HAND_SIZE, Lang, card_ids, format_cards, parse_cards
+from solver.game.cards import DECK_SIZE, HAND_SIZE, card_ids, format_cards, parse_cards
 from solver.game.evaluator import strength
 from solver.game.rules import DEFAULT_RULES, Rules
+from solver.util.language import Lang
 
 __all__ = [
     "Arrangement",

@@ -44,7 +44,6 @@ from solver.game.arrangement import Arrangement, points_against
 from solver.game.cards import HAND_SIZE, card_ids, format_cards
 from solver.game.evaluator import strength
 from solver.game.rules import Rules
-from solver.game.time_limit import check_time_limit
 from solver.models.heuristics import random_profiles
 from solver.models.opponents import (
     Objective,
@@ -57,6 +56,7 @@ from solver.models.packets import check_holding, packet_options, realize
 from solver.response.cpsat_model import Problem
 from solver.response.cpsat_search import search
 from solver.response.results import BestResponse, Estimate, SolveStatus
+from solver.util.time_limit import check_time_limit
 
 __all__ = [
     "BestResponse",

@@ -19,7 +19,7 @@ no FIFO that blocks forever).
 >>> check_output_path(folder)
 Traceback (most recent call last):
     ...
-solver.game.files.FileError: ... is a directory
+solver.util.files.FileError: ... is a directory
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def check_output_path(path: str | Path) -> Path:
     >>> check_output_path("/nonexistent-folder/out.json")
     Traceback (most recent call last):
         ...
-    solver.game.files.FileError: /nonexistent-folder/out.json: the directory /nonexistent-folder does not exist
+    solver.util.files.FileError: /nonexistent-folder/out.json: the directory /nonexistent-folder does not exist
     """
     path = Path(path)
     if not str(path) or path.name in ("", ".", ".."):
@@ -141,7 +141,7 @@ def read_text_limited(path: str | Path, *, max_bytes: int) -> str:
     >>> read_text_limited("/dev/zero", max_bytes=10)
     Traceback (most recent call last):
         ...
-    solver.game.files.FileError: /dev/zero: not a regular file
+    solver.util.files.FileError: /dev/zero: not a regular file
     """
     path = Path(path)
     try:
