@@ -16,14 +16,14 @@ True
 >>> decode(b"\\x00" * 10, np.ones(1).tobytes(), n_packets=2)
 Traceback (most recent call last):
     ...
-solver.book.errors.BookError: book: a stored strategy is corrupt (an arrangement repeats a card)
+solver.errors.BookError: book: a stored strategy is corrupt (an arrangement repeats a card)
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from solver.book.errors import BookError
+from solver.errors import BookError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.models.mixture import Mixture

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from solver import __version__
 from solver.cli import streams
+from solver.errors import UsageError
 from solver.util.json_text import to_json
 from solver.util.language import Lang
 
@@ -27,10 +28,6 @@ card notation (case-insensitive, separated by spaces or commas):
 arrangements: five packets of five cards, position 1 first, separated by |
   e.g.   "7c 7d 7h 7s 8c | 8d 8h 8s 9c 9d | ... "
 """
-
-
-class UsageError(Exception):
-    """Bad command-line usage; printed as one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):

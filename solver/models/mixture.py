@@ -39,13 +39,13 @@ from typing import Any
 
 import numpy as np
 
-from solver.errors import ArrangementError, CardError, MixtureError
+from solver.errors import ArrangementError, CardError, FileError, MixtureError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import parse_cards
 from solver.game.payloads import arrangement_payload, cards_payload
 from solver.game.rules import Rules
 from solver.models.opponents import Opponent, OpponentKind, check_probabilities
-from solver.util.files import FileError, atomic_write_text, read_text_limited
+from solver.util.files import atomic_write_text, read_text_limited
 from solver.util.json_text import strict_json
 
 __all__ = ["FORMAT", "MAX_MIXTURE_BYTES", "Mixture", "read_mixture", "write_mixture"]
@@ -219,7 +219,7 @@ def write_mixture(mixture: Mixture, path: str | Path) -> None:
     """Write a mixture file (ASCII card codes, two-space indentation), atomically.
 
     Non-finite numbers of the metadata are written as ``null`` (strict JSON);
-    a failed write raises :class:`~solver.util.files.FileError` and leaves
+    a failed write raises :class:`~solver.errors.FileError` and leaves
     any old file intact.
     """
     text = json.dumps(strict_json(mixture.to_dict()), indent=2, allow_nan=False)

@@ -34,13 +34,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from solver.cli.commands import Setup, holdings
 from solver.cli.report import deal_report, display_order, hand_report, score_report
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE
+from solver.errors import TooManyJobsError
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
 from solver.game.payloads import cards_payload, rules_payload
 from solver.game.rules import DiscardMode, Rules
 from solver.play.players import PLAYER_NAMES
-from solver.web.jobs import Job, JobManager, JobState, TooManyJobsError
+from solver.web.jobs import Job, JobManager, JobState
 
 __all__ = ["router"]
 

@@ -28,13 +28,10 @@ from enum import Enum
 from typing import Any
 
 from solver.cli.commands import Setup
+from solver.errors import TooManyJobsError
 from solver.game.rules import Rules
 
-__all__ = ["Job", "JobManager", "JobState", "TooManyJobsError"]
-
-
-class TooManyJobsError(Exception):
-    """The server has :data:`MAX_PENDING` unfinished jobs already."""
+__all__ = ["Job", "JobManager", "JobState"]
 
 
 # Seconds a job may run past its time limit (the solvers stop by themselves
