@@ -31,11 +31,11 @@ import numpy as np
 from _common import Table, machine_table, print_tables, seconds, version
 from threadpoolctl import threadpool_limits
 
+from solver.app.arguments import positive_int
 from solver.book.build import BuildProgress, build, seeded_keys
 from solver.book.canonical import canonical_key, holding_of, mirror_class_count, relabel
 from solver.book.lookup import solve_with_book
 from solver.book.store import Book
-from solver.app.arguments import positive_int
 from solver.game.rules import DEFAULT_RULES
 from solver.response.frontier import cached_frontier
 

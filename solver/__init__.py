@@ -5,7 +5,8 @@ Quintet is a two-player poker game of pure arrangement: each player splits
 order; packets are compared position by position for 3, 4, 5, 6 and 7 points.
 
 The package is layered, one subpackage per layer, each importing only the
-layers below it: :mod:`solver.game` (cards, rules, evaluator, deal,
+layers below it: :mod:`solver.util` (files, phrases, time limits, JSON
+text, the Dask connection), :mod:`solver.game` (cards, rules, evaluator, deal,
 arrangements), :mod:`solver.models` (packet options, opponent models,
 heuristics, mixtures), :mod:`solver.response` (best responses: CP-SAT and the
 strategy frontier), :mod:`solver.equilibria` (matrix games, double oracle),
@@ -94,10 +95,11 @@ from solver.errors import (
     SolverError,
 )
 from solver.game.arrangement import Arrangement, GameResult, Outcome, Score, points_against, score
-from solver.game.cards import Lang, format_cards, parse_cards
+from solver.game.cards import format_cards, parse_cards
 from solver.game.deal import Deal, deal
 from solver.game.evaluator import category, colex_index, hand_table, strength
 from solver.game.rules import Category, DiscardMode, Rules
+from solver.util.language import Lang
 
 __version__ = "0.1.0"
 
@@ -140,7 +142,7 @@ _LAZY: dict[str, str] = {
     # the book
     "Book": "solver.book.store",
     "default_book_path": "solver.book.store",
-    "BookError": "solver.book.errors",
+    "BookError": "solver.errors",
     "BookAnswer": "solver.book.lookup",
     "solve_with_book": "solver.book.lookup",
     "build_book": "solver.book.build:build",

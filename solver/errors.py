@@ -6,6 +6,11 @@ malformed strategy file, an impossible option) raises a subclass of
 interface prints the message on one line and exits with status 2; it never
 shows a traceback for these.
 
+The few exceptions that are not input errors live here too:
+:class:`SimplexError` (the warm simplex gave up; an :class:`ArithmeticError`
+its caller recovers from), :class:`TooManyJobsError` (the web server is busy)
+and :class:`UsageError` (bad command-line usage).
+
 >>> from solver.errors import CardError, QuintetError
 >>> issubclass(CardError, QuintetError) and issubclass(CardError, ValueError)
 True
@@ -15,11 +20,16 @@ from __future__ import annotations
 
 __all__ = [
     "ArrangementError",
+    "BookError",
     "CardError",
+    "FileError",
     "MixtureError",
     "QuintetError",
     "RulesError",
+    "SimplexError",
     "SolverError",
+    "TooManyJobsError",
+    "UsageError",
 ]
 
 
@@ -64,3 +74,27 @@ class MixtureError(QuintetError):
 
 class SolverError(QuintetError):
     """A solver request cannot be satisfied (for example an impossible fixed packet)."""
+
+
+class FileError(QuintetError):
+    """A file cannot be read or written; the message names the file."""
+
+
+class BookError(QuintetError):
+    """A solution book cannot be used (not a book, a newer schema, corrupt), or a build is misconfigured.
+
+    >>> issubclass(BookError, QuintetError)
+    True
+    """
+
+
+class SimplexError(ArithmeticError):
+    """The warm simplex gave up (too many pivots, a singular basis, bad data)."""
+
+
+class TooManyJobsError(Exception):
+    """The server has :data:`~solver.web.jobs.MAX_PENDING` unfinished jobs already."""
+
+
+class UsageError(Exception):
+    """Bad command-line usage; printed as one line, exit status 2."""

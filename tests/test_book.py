@@ -18,8 +18,9 @@ import pytest
 from solver.book.build import build, seeded_keys
 from solver.book.canonical import INVERSES, canonical_key, relabel
 from solver.book.lookup import solve_with_book
-from solver.book.store import SCHEMA_VERSION, Book, BookError, default_book_path
+from solver.book.store import SCHEMA_VERSION, Book, default_book_path
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff, solve
+from solver.errors import BookError
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import Rules
 from solver.models.opponents import Objective

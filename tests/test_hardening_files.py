@@ -1,6 +1,6 @@
 """Issue #17, class 1: output files never lose work.
 
-The one atomic-write helper (:mod:`solver.game.files`) leaves the old file
+The one atomic-write helper (:mod:`solver.util.files`) leaves the old file
 intact when a write fails, the command line checks output paths before the
 work (exit 2, one line) and the tournament CSV and mixture files go through it.
 """
@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 from hardening_cli import one_line_error, quintet
 
+from solver.errors import FileError
 from solver.game.arrangement import Arrangement
-from solver.game.files import FileError, atomic_output, atomic_write_text, check_output_path
 from solver.models.mixture import Mixture, write_mixture
+from solver.util.files import atomic_output, atomic_write_text, check_output_path
 
 VALID = '{"old": "valid"}\n'
 MIXTURE = Mixture((Arrangement.from_array(np.arange(25).reshape(5, 5)),), (1.0,))

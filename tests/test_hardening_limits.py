@@ -16,7 +16,6 @@ import pytest
 from hardening_cli import one_line_error, quintet
 
 from solver.app.limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS
-from solver.cli.main import to_json
 from solver.equilibria.equilibrium import DoubleOracle, solve
 from solver.errors import ArrangementError, CardError, MixtureError, QuintetError
 from solver.game.arrangement import Arrangement
@@ -28,6 +27,7 @@ from solver.models.packets import check_holding
 from solver.play.tournament import TournamentConfig
 from solver.response.best_response import best_response
 from solver.response.results import BestResponse, SolveStatus
+from solver.util.json_text import to_json
 
 HOLDING = list(range(25))
 

@@ -15,7 +15,8 @@ import pytest
 
 from solver.equilibria import simplex as simplex_module
 from solver.equilibria.matrix_game import MatrixGameLP, solve_matrix_game
-from solver.equilibria.simplex import SimplexError, WarmSimplex
+from solver.equilibria.simplex import WarmSimplex
+from solver.errors import SimplexError
 
 EXACT = 1e-9
 

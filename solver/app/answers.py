@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.app.report import Output
-from solver.game.cards import Lang
+from solver.util.language import Lang
 
 __all__ = ["Answer", "Notice", "answer_of"]
 

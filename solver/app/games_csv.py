@@ -20,8 +20,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import IO
 
-from solver.game.files import FileError, read_text_limited
+from solver.errors import FileError
 from solver.play.tournament import DealRecord, TournamentConfig, deal_seed
+from solver.util.files import read_text_limited
 
 __all__ = ["HEADER", "MAX_CSV_BYTES", "GamesCsv", "finished_deals", "game_rows"]
 
@@ -71,7 +72,7 @@ def finished_deals(path: str | Path, config: TournamentConfig) -> dict[int, list
     >>> finished_deals("/nonexistent.csv", TournamentConfig(("greedy", "random"), 2, 0))
     Traceback (most recent call last):
         ...
-    solver.game.files.FileError: /nonexistent.csv: no such file
+    solver.errors.FileError: /nonexistent.csv: no such file
     """
     rows = list(csv.reader(read_text_limited(path, max_bytes=MAX_CSV_BYTES).splitlines()))
     if not rows or rows[0] != HEADER:

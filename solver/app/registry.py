@@ -23,13 +23,13 @@ from pathlib import Path
 
 from solver.errors import MixtureError, QuintetError, SolverError
 from solver.game.arrangement import Arrangement
-from solver.game.phrase import Phrase
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.house import house_arrangement
 from solver.models.mixture import read_mixture
 from solver.models.opponents import Opponent, OpponentKind
 from solver.play.players import PLAYER_NAMES, describe_player
+from solver.util.language import Phrase
 
 __all__ = ["OPPONENTS", "PLAYER_NAMES", "describe_player", "is_mixture_file", "opponent_model"]
 

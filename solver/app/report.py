@@ -21,11 +21,12 @@ import numpy as np
 
 from solver.app.text import say
 from solver.game.arrangement import Arrangement, Score
-from solver.game.cards import Lang, format_cards
+from solver.game.cards import format_cards
 from solver.game.deal import Deal
 from solver.game.evaluator import category, hand_table, strength
 from solver.game.payloads import arrangement_payload, cards_payload, rules_payload
 from solver.game.rules import Category, Rules
+from solver.util.language import Lang
 
 __all__ = [
     "Output",

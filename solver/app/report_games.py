@@ -15,10 +15,10 @@ from typing import Any
 from solver.app.games_csv import HEADER, game_rows
 from solver.app.report import Output, table_lines
 from solver.app.text import say
-from solver.game.cards import Lang
-from solver.game.files import atomic_output
 from solver.game.payloads import rules_payload
 from solver.play.tournament import EXACT_GAP, DealRecord, TournamentResult
+from solver.util.files import atomic_output
+from solver.util.language import Lang
 
 __all__ = ["tournament_payload", "tournament_report", "write_games_csv"]
 

@@ -15,8 +15,9 @@ from solver.analysis.payloads import grade_payload, likely_arrangements
 from solver.app.report import Output, cards_payload, display_order, packet_order, rules_payload
 from solver.app.text import say
 from solver.game.arrangement import Arrangement
-from solver.game.cards import Lang, format_cards
+from solver.game.cards import format_cards
 from solver.game.rules import Rules
+from solver.util.language import Lang
 
 __all__ = ["GradeContext", "grade_lines", "grade_report", "verdict_text"]
 

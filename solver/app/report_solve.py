@@ -25,13 +25,13 @@ from solver.app.report import (
 from solver.app.text import say
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff
 from solver.game.arrangement import Arrangement
-from solver.game.cards import Lang, format_cards
+from solver.game.cards import format_cards
 from solver.game.evaluator import category
-from solver.game.phrase import Phrase
 from solver.game.rules import Rules
 from solver.models.mixture import Mixture
 from solver.models.opponents import Objective
 from solver.response.best_response import BestResponse
+from solver.util.language import Lang, Phrase
 
 __all__ = ["SuggestContext", "describe_status", "equilibrium_report", "suggest_report"]
 

@@ -34,13 +34,13 @@ from solver.app.requests import BookChoice, EquilibriumRequest, Holdings, Sugges
 from solver.book.source import EquilibriumSource
 from solver.equilibria.equilibrium import EquilibriumResult, IterationRecord
 from solver.errors import SolverError
-from solver.game.files import check_output_path
 from solver.game.rules import Rules
 from solver.models.mixture import write_mixture
 from solver.models.opponents import Objective
 from solver.play.players import equilibrium_mixture, equilibrium_response
 from solver.response.best_response import DEFAULT_SAMPLES, top_responses
 from solver.response.frontier_response import frontier_best_response
+from solver.util.files import check_output_path
 
 __all__ = ["equilibrium", "source_of", "suggest"]
 

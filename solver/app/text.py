@@ -1,7 +1,7 @@
 """Words the command line prints, in English and Russian.
 
 The library returns numbers and enums; this module holds the words of the
-reports as :class:`~solver.game.phrase.Phrase` values, and :func:`say` picks
+reports as :class:`~solver.util.language.Phrase` values, and :func:`say` picks
 one in the language asked for.  Card and combination names live with their
 types (:mod:`solver.game.cards`, :class:`solver.game.rules.Category`).
 
@@ -15,8 +15,7 @@ KeyError: 'no such key'
 
 from __future__ import annotations
 
-from solver.game.cards import Lang
-from solver.game.phrase import Phrase
+from solver.util.language import Lang, Phrase
 
 __all__ = ["say"]
 

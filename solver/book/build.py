@@ -24,7 +24,7 @@ flight, so ``deals=None`` never holds the class list in memory.
 >>> build(path, rules, ["margin"], deals=None, jobs=0)
 Traceback (most recent call last):
     ...
-solver.book.errors.BookError: jobs must be at least 1, got 0
+solver.errors.BookError: jobs must be at least 1, got 0
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from solver.book.canonical import canonical_key, canonical_mirror_holdings, class_count
-from solver.book.errors import BookError
 from solver.book.lookup import solve_canonical
 from solver.book.store import Book
-from solver.cluster import dask_cluster
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
+from solver.errors import BookError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import DiscardMode, Rules
+from solver.util.cluster import dask_cluster
 
 __all__ = ["BuildProgress", "BuildSummary", "build", "seeded_keys"]
 

@@ -16,14 +16,14 @@ True
 >>> decode(b"\\x00" * 10, np.ones(1).tobytes(), n_packets=2)
 Traceback (most recent call last):
     ...
-solver.book.errors.BookError: book: a stored strategy is corrupt (an arrangement repeats a card)
+solver.errors.BookError: book: a stored strategy is corrupt (an arrangement repeats a card)
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from solver.book.errors import BookError
+from solver.errors import BookError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.models.mixture import Mixture
@@ -64,14 +64,6 @@ def decode(cards: bytes, probabilities: bytes, n_packets: int) -> tuple[np.ndarr
 
 def mixture(cards: np.ndarray, probabilities: np.ndarray) -> Mixture:
     """The Mixture of checked arrays (from :func:`decode`, possibly relabelled)."""
-    arrangements = []
-    for packets in cards.tolist():
-        # Checked as arrays already: set the frozen field directly.
-        arrangement = object.__new__(Arrangement)
-        object.__setattr__(arrangement, "packets", tuple(map(tuple, packets)))
-        arrangements.append(arrangement)
-    strategy = object.__new__(Mixture)
-    object.__setattr__(strategy, "arrangements", tuple(arrangements))
-    object.__setattr__(strategy, "probabilities", tuple(probabilities.tolist()))
-    object.__setattr__(strategy, "metadata", {})
-    return strategy
+    # Checked as arrays already (decode): build the objects without validating them again.
+    arrangements = [Arrangement.trusted(packets) for packets in cards.tolist()]
+    return Mixture.trusted(arrangements, probabilities.tolist())

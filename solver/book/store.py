@@ -26,7 +26,7 @@ The default file is ``$XDG_CACHE_HOME/quintet-solver/book.sqlite``, or
 >>> Book(path.with_name("notes.txt"))
 Traceback (most recent call last):
     ...
-solver.book.errors.BookError: book: ... is not a solution book (not an SQLite file)
+solver.errors.BookError: book: ... is not a solution book (not an SQLite file)
 """
 
 from __future__ import annotations
@@ -44,11 +44,11 @@ import numpy as np
 from solver import __version__
 from solver.book import codec
 from solver.book.canonical import CARD_PERMUTATIONS
-from solver.book.errors import BookError
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff
+from solver.errors import BookError
 from solver.game.rules import DiscardMode, Rules
 
-__all__ = ["FORMAT", "SCHEMA_VERSION", "Book", "BookError", "Entry", "default_book_path", "record"]
+__all__ = ["FORMAT", "SCHEMA_VERSION", "Book", "Entry", "default_book_path", "record"]
 
 FORMAT = "quintet-book"
 SCHEMA_VERSION = 1

@@ -16,7 +16,6 @@ from solver.app.report_games import tournament_report
 from solver.cli.commands import rules_from_args
 from solver.cli.commands_book import add_book_arguments
 from solver.errors import QuintetError
-from solver.game.files import atomic_output, check_output_path
 from solver.play.players import PLAYER_NAMES
 from solver.play.tournament import (
     DASK_CONNECT_TIMEOUT,
@@ -24,6 +23,7 @@ from solver.play.tournament import (
     run,
     used_jobs,
 )
+from solver.util.files import atomic_output, check_output_path
 
 __all__ = ["COMMANDS"]
 

@@ -8,16 +8,15 @@ input error prints one line on stderr and exits with status 2.
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver import __version__
 from solver.cli import streams
-from solver.cli.parsing import NOTATION, Parser, UsageError, add_command_parser
-from solver.game.payloads import strict_json
+from solver.cli.parsing import NOTATION, Parser, add_command_parser
+from solver.errors import UsageError
+from solver.util.json_text import to_json
 
 __all__ = ["build_parser", "main"]
 
@@ -71,27 +70,6 @@ def plugin_commands() -> list[Any]:
     from importlib.metadata import entry_points
 
     return [entry.load() for entry in entry_points(group="quintet.commands")]
-
-
-def to_json(payload: Any) -> str:
-    """Strict JSON with two-space indentation, lists of scalars kept on one line.
-
-    Non-finite numbers (an unknown bound, an undefined interval) are written
-    as ``null``: the output never holds ``Infinity`` or ``NaN``.
-
-    >>> print(to_json({"cards": ["As", "Kd"], "n": 2}))
-    {
-      "cards": ["As", "Kd"],
-      "n": 2
-    }
-    """
-    text = json.dumps(strict_json(payload), indent=2, ensure_ascii=False, allow_nan=False)
-    # Fold arrays whose items are all scalars: card lists read better inline.
-    return re.sub(
-        r"\[\s*\n\s*((?:[^\[\]{}\n]+,\s*\n\s*)*[^\[\]{}\n]+?)\s*\n\s*\]",
-        lambda match: "[" + re.sub(r",\s*\n\s*", ", ", match.group(1)) + "]",
-        text,
-    )
 
 
 def _print_json(payload: Any) -> None:

@@ -4,7 +4,7 @@
 >>> parser.error("bad")
 Traceback (most recent call last):
     ...
-solver.cli.parsing.UsageError: quintet: bad
+solver.errors.UsageError: quintet: bad
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from __future__ import annotations
 import argparse
 from typing import Any, NoReturn
 
-from solver.game.cards import Lang
+from solver.errors import UsageError
+from solver.util.language import Lang
 
-__all__ = ["NOTATION", "Parser", "UsageError", "add_command_parser"]
+__all__ = ["NOTATION", "Parser", "add_command_parser"]
 
 NOTATION = """\
 card notation (case-insensitive, separated by spaces or commas):
@@ -24,10 +25,6 @@ card notation (case-insensitive, separated by spaces or commas):
 arrangements: five packets of five cards, position 1 first, separated by |
   e.g.   "7c 7d 7h 7s 8c | 8d 8h 8s 9c 9d | ... "
 """
-
-
-class UsageError(Exception):
-    """Bad command-line usage; printed as one line, exit status 2."""
 
 
 class Parser(argparse.ArgumentParser):

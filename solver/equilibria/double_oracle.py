@@ -78,7 +78,7 @@ from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
 from solver.equilibria.regret_matching import RegretMatching, WarmUp
 from solver.errors import SolverError
-from solver.game.time_limit import check_time_limit
+from solver.util.time_limit import check_time_limit
 
 __all__ = [
     "DEFAULT_TOLERANCE",

@@ -46,14 +46,16 @@ the two strategies certify and falls back to GLOP if they disagree.
 >>> simplex.solve(np.column_stack([rps, [-5.0, 0.0, 0.0]]))  # a new column
 Traceback (most recent call last):
     ...
-solver.equilibria.simplex.SimplexError: payoff -5.0 is below 1 - shift (-1.0): restart with a larger shift
+solver.errors.SimplexError: payoff -5.0 is below 1 - shift (-1.0): restart with a larger shift
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["REFACTOR_EVERY", "SimplexError", "WarmSimplex"]
+from solver.errors import SimplexError
+
+__all__ = ["REFACTOR_EVERY", "WarmSimplex"]
 
 # Pivots between foldings of the rank-one updates into the basis inverse,
 # and foldings between inversions from scratch.
@@ -87,10 +89,6 @@ def _harris(numerators: np.ndarray, pivots: np.ndarray, candidates: np.ndarray) 
     eligible = candidates & (numerators / sizes <= bound)
     chosen = int(np.argmax(np.where(eligible, pivots, -np.inf)))
     return chosen if eligible[chosen] else -1
-
-
-class SimplexError(ArithmeticError):
-    """The warm simplex gave up (too many pivots, a singular basis, bad data)."""
 
 
 class WarmSimplex:

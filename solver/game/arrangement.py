@@ -29,9 +29,10 @@ from enum import Enum, IntEnum
 import numpy as np
 
 from solver.errors import ArrangementError, CardError
-from solver.game.cards import DECK_SIZE, HAND_SIZE, Lang, card_ids, format_cards, parse_cards
+from solver.game.cards import DECK_SIZE, HAND_SIZE, card_ids, format_cards, parse_cards
 from solver.game.evaluator import strength
 from solver.game.rules import DEFAULT_RULES, Rules
+from solver.util.language import Lang
 
 __all__ = [
     "Arrangement",
@@ -99,6 +100,37 @@ class Arrangement:
                     )
                 seen.add(card)
         object.__setattr__(self, "packets", packets)
+
+    @classmethod
+    def trusted(cls, packets: Iterable[Iterable[int]]) -> Arrangement:
+        """An arrangement of packets already checked, built without checking them again.
+
+        For callers that validate many arrangements at once (the book checks
+        its arrays in numpy): the packets must be what :class:`Arrangement`
+        would accept, card ids from 0 to 31, five distinct cards a packet and
+        no card twice, or the object is not a valid arrangement.
+
+        Parameters
+        ----------
+        packets
+            Packets in position order, each an iterable of five ``int`` card ids.
+
+        Returns
+        -------
+        Arrangement
+            The arrangement, with its packets as tuples of ints, not validated.
+
+        Examples
+        --------
+        >>> a = Arrangement.trusted([[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]])
+        >>> a.packets
+        ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9))
+        >>> a == Arrangement(((0, 1, 2, 3, 4), (5, 6, 7, 8, 9)))
+        True
+        """
+        arrangement = object.__new__(cls)
+        object.__setattr__(arrangement, "packets", tuple(map(tuple, packets)))
+        return arrangement
 
     @classmethod
     def parse(cls, text: str, n_packets: int | None = None) -> Arrangement:

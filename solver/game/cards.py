@@ -41,11 +41,11 @@ solver.errors.CardError: card '5h': rank 5 is not in a 32-card deck (ranks are 7
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import Enum
 
 import numpy as np
 
 from solver.errors import CardError
+from solver.util.language import Lang
 
 __all__ = [
     "DECK",
@@ -53,7 +53,6 @@ __all__ = [
     "HAND_SIZE",
     "N_RANKS",
     "N_SUITS",
-    "Lang",
     "card_id",
     "card_ids",
     "check_card_id",
@@ -71,13 +70,6 @@ N_SUITS = 4
 DECK_SIZE = N_RANKS * N_SUITS
 HAND_SIZE = 5
 DECK = tuple(range(DECK_SIZE))
-
-
-class Lang(str, Enum):
-    """Language of human-readable output."""
-
-    EN = "en"
-    RU = "ru"
 
 
 # Display names, indexed by rank or suit id.

@@ -9,17 +9,14 @@ metadata) spells cards, arrangements and rules this way.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any
-
-import numpy as np
 
 from solver.game.arrangement import Arrangement
 from solver.game.cards import format_cards
 from solver.game.rules import Rules
 
-__all__ = ["arrangement_payload", "cards_payload", "rules_payload", "strict_json"]
+__all__ = ["arrangement_payload", "cards_payload", "rules_payload"]
 
 
 def cards_payload(cards: Iterable[int]) -> list[str]:
@@ -44,24 +41,3 @@ def rules_payload(rules: Rules) -> dict[str, Any]:
         "ace_low_straight": rules.ace_low_straight,
         "flush_beats_full_house": rules.flush_beats_full_house,
     }
-
-
-def strict_json(value: Any) -> Any:
-    """``value`` with every non-finite number replaced by ``None`` (JSON ``null``).
-
-    JSON has no ``Infinity`` or ``NaN``; a bound that is not known (an
-    infinite upper bound after a time limit, an undefined interval) is
-    written as ``null``.  Tuples become lists and numpy scalars Python numbers.
-
-    >>> strict_json({"bound": float("inf"), "ci": (float("nan"), 1.5), "n": np.int64(3)})
-    {'bound': None, 'ci': [None, 1.5], 'n': 3}
-    """
-    if isinstance(value, dict):
-        return {key: strict_json(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [strict_json(item) for item in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 
 from solver.errors import RulesError
-from solver.game.cards import N_RANKS, Lang
+from solver.game.cards import N_RANKS
+from solver.util.language import Lang
 
 __all__ = ["DEFAULT_RULES", "Category", "DiscardMode", "Rules"]
 

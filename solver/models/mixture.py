@@ -32,20 +32,21 @@ solver.errors.MixtureError: mixture: "strategies" must be a non-empty list
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from solver.errors import ArrangementError, CardError, MixtureError
+from solver.errors import ArrangementError, CardError, FileError, MixtureError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import parse_cards
-from solver.game.files import FileError, atomic_write_text, read_text_limited
-from solver.game.payloads import arrangement_payload, cards_payload, strict_json
+from solver.game.payloads import arrangement_payload, cards_payload
 from solver.game.rules import Rules
 from solver.models.opponents import Opponent, OpponentKind, check_probabilities
+from solver.util.files import atomic_write_text, read_text_limited
+from solver.util.json_text import strict_json
 
 __all__ = ["FORMAT", "MAX_MIXTURE_BYTES", "Mixture", "read_mixture", "write_mixture"]
 
@@ -80,6 +81,44 @@ class Mixture:
         for index, arrangement in enumerate(self.arrangements):
             if arrangement.cards != cards:
                 raise MixtureError(f"strategy {index + 1} uses other cards than strategy 1")
+
+    @classmethod
+    def trusted(
+        cls, arrangements: Iterable[Arrangement], probabilities: Iterable[float]
+    ) -> Mixture:
+        """A mixture of data already checked, built without checking it again.
+
+        For callers that validate a whole strategy at once (the book checks
+        its arrays in numpy): the probabilities must be finite, non-negative
+        and sum to 1, one per arrangement, and every arrangement must use the
+        same cards, or the object is not a valid mixture.  The metadata is
+        empty.
+
+        Parameters
+        ----------
+        arrangements
+            The support, at least one arrangement.
+        probabilities
+            One per arrangement, summing to 1.
+
+        Returns
+        -------
+        Mixture
+            The mixture, not validated.
+
+        Examples
+        --------
+        >>> a = Arrangement.from_array(np.arange(10).reshape(2, 5))
+        >>> b = Arrangement.from_array(np.arange(10)[::-1].reshape(2, 5))
+        >>> m = Mixture.trusted([a, b], [0.25, 0.75])
+        >>> m == Mixture((a, b), (0.25, 0.75)), m.metadata
+        (True, {})
+        """
+        strategy = object.__new__(cls)
+        object.__setattr__(strategy, "arrangements", tuple(arrangements))
+        object.__setattr__(strategy, "probabilities", tuple(probabilities))
+        object.__setattr__(strategy, "metadata", {})
+        return strategy
 
     @property
     def cards(self) -> tuple[int, ...]:
@@ -218,7 +257,7 @@ def write_mixture(mixture: Mixture, path: str | Path) -> None:
     """Write a mixture file (ASCII card codes, two-space indentation), atomically.
 
     Non-finite numbers of the metadata are written as ``null`` (strict JSON);
-    a failed write raises :class:`~solver.game.files.FileError` and leaves
+    a failed write raises :class:`~solver.errors.FileError` and leaves
     any old file intact.
     """
     text = json.dumps(strict_json(mixture.to_dict()), indent=2, allow_nan=False)

@@ -38,13 +38,13 @@ from solver.analysis.grade import Grade, grade
 from solver.book.source import EquilibriumSolver
 from solver.errors import ArrangementError, CardError
 from solver.game.arrangement import Arrangement, Score, score
-from solver.game.cards import HAND_SIZE, Lang, format_cards, parse_cards, split_tokens
+from solver.game.cards import HAND_SIZE, format_cards, parse_cards, split_tokens
 from solver.game.evaluator import category
-from solver.game.phrase import Phrase
 from solver.game.rules import Category, Rules
 from solver.play.coaching import Session, equilibrium_hint
 from solver.play.phrases import TEXT as _TEXT
 from solver.play.phrases import VERDICTS
+from solver.util.language import Lang, Phrase
 
 __all__ = ["Table", "lay_out", "play", "reveal"]
 

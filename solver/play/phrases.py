@@ -3,7 +3,7 @@ in English and Russian."""
 
 from __future__ import annotations
 
-from solver.game.cards import Lang
+from solver.util.language import Lang
 
 __all__ = ["TEXT", "VERDICTS"]
 

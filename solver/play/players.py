@@ -42,9 +42,7 @@ from solver.book.source import DEFAULT_SOURCE, EquilibriumSolver, EquilibriumSou
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, EquilibriumResult, Payoff, solve
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
-from solver.game.cards import Lang
 from solver.game.payloads import cards_payload, rules_payload
-from solver.game.phrase import Phrase
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.models.heuristics import (
     greedy_arrangement,
@@ -55,6 +53,7 @@ from solver.models.mixture import Mixture
 from solver.models.opponents import Objective, Opponent, expected_value, position_stats
 from solver.response.frontier_response import frontier_best_response
 from solver.response.results import BestResponse, SolveStatus
+from solver.util.language import Lang, Phrase
 
 __all__ = [
     "PLAYER_NAMES",

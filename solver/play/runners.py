@@ -18,7 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
-from solver.cluster import DASK_CONNECT_TIMEOUT, dask_cluster
+from solver.util.cluster import DASK_CONNECT_TIMEOUT, dask_cluster
 
 __all__ = ["DASK_CONNECT_TIMEOUT", "chunks", "run_dask", "run_local"]
 

@@ -34,12 +34,13 @@ from solver.analysis.grade import Grade, Verdict, grade
 from solver.analysis.payloads import grade_payload
 from solver.book.source import EquilibriumSolver
 from solver.errors import QuintetError
-from solver.game.cards import Lang, format_cards
+from solver.game.cards import format_cards
 from solver.game.deal import deal
 from solver.game.payloads import rules_payload
 from solver.game.rules import Rules
 from solver.play.interactive import Table, lay_out
 from solver.play.phrases import TEXT, VERDICTS
+from solver.util.language import Lang
 
 __all__ = ["FORMAT", "Series", "Tally", "read_history", "train"]
 

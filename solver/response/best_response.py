@@ -44,7 +44,6 @@ from solver.game.arrangement import Arrangement, points_against
 from solver.game.cards import HAND_SIZE, card_ids, format_cards
 from solver.game.evaluator import strength
 from solver.game.rules import Rules
-from solver.game.time_limit import check_time_limit
 from solver.models.heuristics import random_profiles
 from solver.models.opponents import (
     Objective,
@@ -56,7 +55,8 @@ from solver.models.opponents import (
 from solver.models.packets import check_holding, packet_options, realize
 from solver.response.cpsat_model import Problem
 from solver.response.cpsat_search import search
-from solver.response.results import BestResponse, Estimate, SolveStatus
+from solver.response.results import BestResponse, Estimate, ModelSolve, SolveStatus
+from solver.util.time_limit import check_time_limit
 
 __all__ = [
     "BestResponse",
@@ -223,6 +223,7 @@ def estimate_on_fresh_samples(
 
 def _result(
     problem: Problem,
+    solves: tuple[ModelSolve, ...],
     chosen: list[int],
     status: SolveStatus,
     bound: float,
@@ -231,7 +232,7 @@ def _result(
     estimate_samples: int,
     rng: np.random.Generator | None,
 ) -> BestResponse:
-    """Rescore ``chosen`` exactly and package it; ``bound`` is in objective units."""
+    """Rescore ``chosen`` exactly and package it with ``solves``; ``bound`` in objective units."""
     arrangement = _assemble(problem, chosen)
     profile = arrangement.strengths(problem.rules)
     value = float(expected_value(profile, problem.opponent, problem.objective))
@@ -260,7 +261,7 @@ def _result(
         positions=position_stats(profile, original),
         estimate=estimate,
         note=note,
-        models=tuple(problem.solves),
+        models=solves,
     )
 
 
@@ -305,15 +306,16 @@ def top_responses(
     objective = Objective(objective)
     used = prepare_opponent(opponent, objective, samples, rng)
     problem = _problem(holding, used, objective, fixed)
-    found = search(problem, k, time_limit, workers)
-    if not found:
+    searched = search(problem, k, time_limit, workers)
+    if not searched.found:
         raise SolverError("no arrangement satisfies the fixed packets")
     constant = problem.coefficients()[1] if objective.separable else 0
     results = []
-    for item in found:
+    for item in searched.found:
         results.append(
             _result(
                 problem,
+                searched.solves,
                 item.chosen,
                 item.status,
                 (item.bound + constant) / problem.scale,

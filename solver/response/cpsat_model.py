@@ -27,7 +27,7 @@ maximizing ``sum_j n_j * win_j`` (game: ``sum_j n_j * (win_j + draw_or_win_j)``)
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -59,8 +59,6 @@ class Problem:
         0-based position -> fixed packet.
     fixed_strengths
         0-based position -> strength of its fixed packet.
-    solves
-        Each model solved for this problem (size and time), in order.
     """
 
     rules: Rules
@@ -70,7 +68,6 @@ class Problem:
     free_positions: list[int]
     fixed: dict[int, tuple[int, ...]]
     fixed_strengths: dict[int, int]
-    solves: list[ModelSolve] = field(default_factory=list)  # every model solved, in order
 
     def coefficients(self) -> tuple[np.ndarray, int, int]:
         """For separable objectives: ``(value[k, j], constant, scale)``.
@@ -110,12 +107,13 @@ class ModelStatus(str, Enum):
 
 @dataclass(frozen=True)
 class ModelOutcome:
-    """What one solve returned (integer objective units)."""
+    """What one solve returned (integer objective units), and the model's size and time."""
 
     status: ModelStatus
     chosen: list[int] | None
     objective: int | None
     bound: float
+    solve: ModelSolve
 
 
 class ArrangementModel:
@@ -249,7 +247,7 @@ class ArrangementModel:
         self.model.add(sum(same) <= len(chosen) - 1)
 
     def solve(self, time_limit: float | None, workers: int) -> ModelOutcome:
-        """Solve; return the status, the chosen option per position and the bound."""
+        """Solve; return the status, the chosen option per position, the bound and the solve's record."""
         cp = self._cp
         solver = cp.CpSolver()
         solver.parameters.num_workers = workers
@@ -261,9 +259,7 @@ class ArrangementModel:
         started = time.perf_counter()
         status = interrupt.solve(solver, self.model)  # Ctrl-C raises KeyboardInterrupt
         unpruned = self.problem.options.n_options * len(self.problem.free_positions)
-        self.problem.solves.append(
-            ModelSolve(len(self.pairs), unpruned, time.perf_counter() - started)
-        )
+        record = ModelSolve(len(self.pairs), unpruned, time.perf_counter() - started)
         if status in (cp.OPTIMAL, cp.FEASIBLE):
             chosen = [
                 next(k for k, var in self.by_position[j] if solver.boolean_value(var))
@@ -274,6 +270,9 @@ class ArrangementModel:
                 chosen=chosen,
                 objective=round(solver.objective_value),
                 bound=float(solver.best_objective_bound),
+                solve=record,
             )
         name = ModelStatus.INFEASIBLE if status == cp.INFEASIBLE else ModelStatus.UNKNOWN
-        return ModelOutcome(status=name, chosen=None, objective=None, bound=float("inf"))
+        return ModelOutcome(
+            status=name, chosen=None, objective=None, bound=float("inf"), solve=record
+        )

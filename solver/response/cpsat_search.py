@@ -6,8 +6,9 @@
   win/tie/loss patterns, most valuable first.
 * Win and game (:func:`search_full`): the full model.
 
-Each returns :class:`Found` solutions: one option per free position, what
-was proved, and the bound (in the model's integer units).
+Each returns a :class:`Searched`: the :class:`Found` solutions (one option
+per free position, what was proved, and the bound in the model's integer
+units) and the record of every model it solved, in order.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ import numpy as np
 from solver.models.heuristics import greedy_arrangement
 from solver.models.opponents import Objective
 from solver.models.packets import PacketOptions, realize
-from solver.response.cpsat_model import ArrangementModel, ModelStatus, Problem
-from solver.response.results import SolveStatus
+from solver.response.cpsat_model import ArrangementModel, ModelOutcome, ModelStatus, Problem
+from solver.response.results import ModelSolve, SolveStatus
 
 __all__ = [
     "Found",
+    "Searched",
     "greedy_choice",
     "option_of_packet",
     "realized_choice",
@@ -79,6 +81,14 @@ class Found:
             self.real.extend(self.chosen)
 
 
+@dataclass(frozen=True)
+class Searched:
+    """What a search returns: its solutions, best first, and each model it solved, in order."""
+
+    found: list[Found]
+    solves: tuple[ModelSolve, ...] = ()
+
+
 # The first pruned model's slack: 1/500 of the points at stake (0.05 of the
 # default 25 points, in the model's units).  Against most opponents the
 # optimum is that close to the sum of the best values at each position, and
@@ -87,7 +97,7 @@ _FIRST_SLACK_DIVISOR = 500
 _WIDEN = 4  # a pruned model with no arrangement at all widens the slack this much
 
 
-def search(problem: Problem, k: int, time_limit: float | None, workers: int) -> list[Found]:
+def search(problem: Problem, k: int, time_limit: float | None, workers: int) -> Searched:
     """The ``k`` best distinct profiles, by CP-SAT on models pruned to what can matter.
 
     For points and margin, an option whose loss at a position (against the
@@ -102,16 +112,17 @@ def search(problem: Problem, k: int, time_limit: float | None, workers: int) -> 
     The greedy arrangement is the first incumbent and hint.
     """
     if not problem.free_positions:
-        return [Found([], SolveStatus.OPTIMAL, 0.0)]
+        return Searched([Found([], SolveStatus.OPTIMAL, 0.0)])
     single_profile = problem.opponent.has_joint and problem.profiles()[0].shape[0] == 1
     if problem.objective.separable and single_profile and k == 1:
         known = search_known(problem, time_limit, workers)
-        if known:
+        if known.found:
             return known
         values, _, _ = problem.coefficients()
-        return [
-            Found(greedy_choice(problem), SolveStatus.FEASIBLE, float(values.max(axis=0).sum()))
-        ]
+        greedy = Found(
+            greedy_choice(problem), SolveStatus.FEASIBLE, float(values.max(axis=0).sum())
+        )
+        return Searched([greedy], known.solves)
     if not problem.objective.separable:
         return search_full(problem, k, time_limit, workers)
     return _PrunedSearch(problem, k, time_limit, workers).run()
@@ -131,6 +142,7 @@ class _PrunedSearch:
         points = problem.scale * problem.rules.total_points
         self.slack = max(1, points // _FIRST_SLACK_DIVISOR)
         self.found: list[Found] = []
+        self.solves: list[ModelSolve] = []
 
     def _profile(self, chosen: list[int]) -> tuple[int, ...]:
         return tuple(int(self.problem.options.strength[c]) for c in chosen)
@@ -141,8 +153,11 @@ class _PrunedSearch:
     def _remaining(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.perf_counter()
 
-    def run(self) -> list[Found]:
+    def run(self) -> Searched:
         """Solve pruned models, widening the slack until ``k`` profiles are certified."""
+        return Searched(self._run(), tuple(self.solves))
+
+    def _run(self) -> list[Found]:
         while len(self.found) < self.k:
             self.slack = min(self.slack, self.ceiling - self.lower)
             done = self._search_model()
@@ -151,6 +166,11 @@ class _PrunedSearch:
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 return self._fallback()
         return self.found
+
+    def _solve(self, model: ArrangementModel) -> ModelOutcome:
+        outcome = model.solve(self._remaining(), self.workers)
+        self.solves.append(outcome.solve)
+        return outcome
 
     def _model(self) -> ArrangementModel:
         """The model of the options within the slack, without the profiles found."""
@@ -167,7 +187,7 @@ class _PrunedSearch:
         floor = self.ceiling - self.slack
         model = self._model()
         while len(self.found) < self.k:
-            outcome = model.solve(self._remaining(), self.workers)
+            outcome = self._solve(model)
             if outcome.chosen is None:
                 if (
                     outcome.status is ModelStatus.INFEASIBLE
@@ -205,19 +225,21 @@ class _PrunedSearch:
             self.lower = self.ceiling - int(self.loss.max(axis=0).sum())
 
 
-def search_full(problem: Problem, k: int, time_limit: float | None, workers: int) -> list[Found]:
+def search_full(problem: Problem, k: int, time_limit: float | None, workers: int) -> Searched:
     """The ``k`` best distinct profiles on the full model (win and game objectives)."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     greedy = greedy_choice(problem)
     model = ArrangementModel(problem)
     model.hint(greedy)
     found: list[Found] = []
+    solves: list[ModelSolve] = []
     while len(found) < k:
         remaining = None if deadline is None else deadline - time.perf_counter()
         outcome = model.solve(remaining, workers)
+        solves.append(outcome.solve)
         if outcome.chosen is None:
             if not found and outcome.status is not ModelStatus.INFEASIBLE:
-                return [Found(greedy, SolveStatus.FEASIBLE, outcome.bound)]
+                return Searched([Found(greedy, SolveStatus.FEASIBLE, outcome.bound)], tuple(solves))
             break
         status = (
             SolveStatus.OPTIMAL if outcome.status is ModelStatus.OPTIMAL else SolveStatus.FEASIBLE
@@ -230,10 +252,10 @@ def search_full(problem: Problem, k: int, time_limit: float | None, workers: int
             break
         model.exclude_profile(outcome.chosen)
         model.exclude_profile(real)
-    return found
+    return Searched(found, tuple(solves))
 
 
-def search_known(problem: Problem, time_limit: float | None, workers: int) -> list[Found]:
+def search_known(problem: Problem, time_limit: float | None, workers: int) -> Searched:
     """The best arrangement against one known profile, by outcome patterns.
 
     Against a known arrangement each position is won, tied or lost, so the
@@ -244,12 +266,13 @@ def search_known(problem: Problem, time_limit: float | None, workers: int) -> li
     every more valuable pattern was proven impossible.  Feasibility is
     monotone, so a pattern that demands at least as much as an impossible
     one is skipped unsolved.  Each check is a small CP-SAT model with only
-    the options that meet the bounds.
+    the options that meet the bounds.  No solution (time ran out) is an
+    empty :attr:`Searched.found`.
     """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     options, rules = problem.options, problem.rules
     if not problem.free_positions:
-        return [Found([], SolveStatus.OPTIMAL, 0.0)]
+        return Searched([Found([], SolveStatus.OPTIMAL, 0.0)])
     profiles, _ = problem.profiles()
     target = profiles[0, problem.free_positions]
     points = np.array([rules.position_points[p] for p in problem.free_positions])
@@ -260,6 +283,7 @@ def search_known(problem: Problem, time_limit: float | None, workers: int) -> li
     worth = ((patterns == 2).astype(np.int64) + loss_value * (patterns == 0)) @ points
     order = np.argsort(-worth, kind="stable")
     impossible: list[np.ndarray] = []
+    solves: list[ModelSolve] = []
     above = options.strength[:, None] > target[None, :]
     at_least = options.strength[:, None] >= target[None, :]
     for index in order:
@@ -274,11 +298,13 @@ def search_known(problem: Problem, time_limit: float | None, workers: int) -> li
         if remaining is not None and remaining <= 0:
             break
         outcome = ArrangementModel(problem, keep=keep).solve(remaining, workers)
+        solves.append(outcome.solve)
         if outcome.chosen is not None:
             total = problem.opponent.total
-            return [Found(outcome.chosen, SolveStatus.OPTIMAL, float(worth[index] * total))]
+            found = Found(outcome.chosen, SolveStatus.OPTIMAL, float(worth[index] * total))
+            return Searched([found], tuple(solves))
         if outcome.status is ModelStatus.INFEASIBLE:
             impossible.append(pattern)
         else:
             break  # out of time
-    return []
+    return Searched([], tuple(solves))

@@ -45,13 +45,14 @@ from solver.app.requests import (
     parse_fixed,
 )
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
+from solver.errors import TooManyJobsError
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
 from solver.game.payloads import cards_payload, rules_payload
 from solver.game.rules import DiscardMode, Rules
 from solver.models.opponents import Objective
-from solver.web.jobs import Job, JobManager, JobState, TooManyJobsError
+from solver.web.jobs import Job, JobManager, JobState
 
 __all__ = ["router"]
 

@@ -27,11 +27,9 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-__all__ = ["Job", "JobManager", "JobState", "TooManyJobsError"]
+from solver.errors import TooManyJobsError
 
-
-class TooManyJobsError(Exception):
-    """The server has :data:`MAX_PENDING` unfinished jobs already."""
+__all__ = ["Job", "JobManager", "JobState"]
 
 
 # Seconds a job may run past its time limit (the solvers stop by themselves

@@ -1,6 +1,6 @@
 """Words shown to people, in English and in Russian.
 
-A :class:`Phrase` holds both versions of one phrase, and :meth:`Phrase.text`
+:class:`Lang` names the two languages.  A :class:`Phrase` holds both versions of one phrase, and :meth:`Phrase.text`
 picks one.  Everything that speaks either language (the reports and words of
 the command line, the players' descriptions) keeps its words as phrases, so
 that choosing by language is written once, here.
@@ -16,16 +16,23 @@ solver.errors.QuintetError: lang 'de' is not one of: en, ru
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import NamedTuple
 
 from solver.errors import QuintetError
-from solver.game.cards import Lang
 
-__all__ = ["Phrase", "language"]
+__all__ = ["Lang", "Phrase", "language"]
+
+
+class Lang(str, Enum):
+    """Language of human-readable output."""
+
+    EN = "en"
+    RU = "ru"
 
 
 def language(lang: Lang | str) -> Lang:
-    """``lang`` as a :class:`~solver.game.cards.Lang`.
+    """``lang`` as a :class:`Lang`.
 
     >>> language("ru")
     <Lang.RU: 'ru'>

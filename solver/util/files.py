@@ -19,7 +19,7 @@ no FIFO that blocks forever).
 >>> check_output_path(folder)
 Traceback (most recent call last):
     ...
-solver.game.files.FileError: ... is a directory
+solver.errors.FileError: ... is a directory
 """
 
 from __future__ import annotations
@@ -32,19 +32,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
-from solver.errors import QuintetError
+from solver.errors import FileError
 
 __all__ = [
-    "FileError",
     "atomic_output",
     "atomic_write_text",
     "check_output_path",
     "read_text_limited",
 ]
-
-
-class FileError(QuintetError):
-    """A file cannot be read or written; the message names the file."""
 
 
 def _reason(error: OSError) -> str:
@@ -60,7 +55,7 @@ def check_output_path(path: str | Path) -> Path:
     >>> check_output_path("/nonexistent-folder/out.json")
     Traceback (most recent call last):
         ...
-    solver.game.files.FileError: /nonexistent-folder/out.json: the directory /nonexistent-folder does not exist
+    solver.errors.FileError: /nonexistent-folder/out.json: the directory /nonexistent-folder does not exist
     """
     path = Path(path)
     if not str(path) or path.name in ("", ".", ".."):
@@ -141,7 +136,7 @@ def read_text_limited(path: str | Path, *, max_bytes: int) -> str:
     >>> read_text_limited("/dev/zero", max_bytes=10)
     Traceback (most recent call last):
         ...
-    solver.game.files.FileError: /dev/zero: not a regular file
+    solver.errors.FileError: /dev/zero: not a regular file
     """
     path = Path(path)
     try:

@@ -1,0 +1,65 @@
+"""JSON text the project writes: strict (no ``Infinity``, no ``NaN``) and compact.
+
+:func:`strict_json` turns a value into one that :func:`json.dumps` can write
+with ``allow_nan=False``; :func:`to_json` writes it with two-space indentation,
+lists of scalars kept on one line (the ``--json`` output of the command line).
+
+>>> print(to_json({"bound": float("inf"), "cards": ("As", "Kd")}))
+{
+  "bound": null,
+  "cards": ["As", "Kd"]
+}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+import numpy as np
+
+__all__ = ["strict_json", "to_json"]
+
+
+def strict_json(value: Any) -> Any:
+    """``value`` with every non-finite number replaced by ``None`` (JSON ``null``).
+
+    JSON has no ``Infinity`` or ``NaN``; a bound that is not known (an
+    infinite upper bound after a time limit, an undefined interval) is
+    written as ``null``.  Tuples become lists and numpy scalars Python numbers.
+
+    >>> strict_json({"bound": float("inf"), "ci": (float("nan"), 1.5), "n": np.int64(3)})
+    {'bound': None, 'ci': [None, 1.5], 'n': 3}
+    """
+    if isinstance(value, dict):
+        return {key: strict_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_json(item) for item in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def to_json(payload: Any) -> str:
+    """Strict JSON with two-space indentation, lists of scalars kept on one line.
+
+    Non-finite numbers (an unknown bound, an undefined interval) are written
+    as ``null``: the output never holds ``Infinity`` or ``NaN``.
+
+    >>> print(to_json({"cards": ["As", "Kd"], "n": 2}))
+    {
+      "cards": ["As", "Kd"],
+      "n": 2
+    }
+    """
+    text = json.dumps(strict_json(payload), indent=2, ensure_ascii=False, allow_nan=False)
+    # Fold arrays whose items are all scalars: card lists read better inline.
+    return re.sub(
+        r"\[\s*\n\s*((?:[^\[\]{}\n]+,\s*\n\s*)*[^\[\]{}\n]+?)\s*\n\s*\]",
+        lambda match: "[" + re.sub(r",\s*\n\s*", ", ", match.group(1)) + "]",
+        text,
+    )
