@@ -30,10 +30,11 @@ from solver.game.evaluator import category
 from solver.game.payloads import cards_payload
 from solver.game.rules import Category, Rules
 from solver.models.heuristics import greedy_arrangement
+from tests.support import REPO
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SHOTS = Path(os.environ.get("QUINTET_SCREENSHOTS") or Path(__file__).parent / "artifacts")
+SHOTS = Path(os.environ.get("QUINTET_SCREENSHOTS") or REPO / "tests" / "artifacts")
 WAIT = 60  # seconds a page may take to show something (solves included)
 
 pytestmark = pytest.mark.slow

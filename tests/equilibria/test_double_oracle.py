@@ -2,7 +2,7 @@
 
 Games are given whole to :class:`~solver.equilibria.payoff_oracle.MatrixOracle`;
 the answers are worked out by hand in the comments, or by GLOP on the whole
-matrix.  The Quintet deals (the frontier oracle) are in test_equilibrium.py.
+matrix.  The Quintet deals (the frontier oracle) are in tests/equilibria/test_equilibrium.py.
 """
 
 from __future__ import annotations

@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 import pytest
-from hardening_cli import CLI, quintet
 from ortools.sat.python import cp_model
 
 from solver.equilibria.equilibrium import solve
@@ -29,6 +28,7 @@ from solver.game.deal import deal
 from solver.models.mixture import write_mixture
 from solver.play.players import equilibrium_mixture
 from solver.response import interrupt
+from tests.support.cli import CLI, quintet
 
 PLAYERS = "greedy,random"
 DEALS = "4"

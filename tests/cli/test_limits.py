@@ -13,7 +13,6 @@ import os
 
 import numpy as np
 import pytest
-from hardening_cli import one_line_error, quintet
 
 from solver.cli.limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS
 from solver.cli.main import to_json
@@ -28,6 +27,7 @@ from solver.models.packets import check_holding
 from solver.play.tournament import TournamentConfig
 from solver.response.best_response import best_response
 from solver.response.results import BestResponse, SolveStatus
+from tests.support.cli import one_line_error, quintet
 
 HOLDING = list(range(25))
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from itertools import pairwise, permutations
 
-import brute_force as bf
 import numpy as np
 import pytest
 
@@ -33,6 +32,7 @@ from solver.game.rules import Rules
 from solver.models.opponents import Objective, Opponent
 from solver.response.best_response import SolveStatus, best_response
 from solver.response.frontier_response import frontier_best_response
+from tests.support import brute_force as bf
 
 TWO = (6, 7)
 THREE = (5, 6, 7)
