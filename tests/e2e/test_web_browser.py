@@ -79,9 +79,8 @@ def server() -> Iterator[str]:
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
-    for _ in range(400):
-        if instance.started:
-            break
+    deadline = time.monotonic() + 300  # a generous bound, not an expected duration
+    while not instance.started and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert instance.started, "uvicorn did not start"
     yield f"http://127.0.0.1:{port}"
