@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-LIBRARY = Path(__file__).resolve().parent.parent / "solver"
+from tests.support import REPO
+
+LIBRARY = REPO / "solver"
 LIBRARY_MODULES = sorted(
     p for p in LIBRARY.rglob("*.py") if "cli" not in p.relative_to(LIBRARY).parts
 )
@@ -84,7 +86,6 @@ def test_the_check_sees_a_private_import():
 
 # ============================================== what a clone of the repository holds
 
-REPO = LIBRARY.parent
 # A markdown link or image target: [text](target) or ![alt](target).
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 # Outside the repository: users who clone it do not have the sibling directory.

@@ -12,7 +12,8 @@ import socket
 import threading
 
 import pytest
-from hardening_cli import one_line_error, quintet
+
+from tests.support.cli import one_line_error, quintet
 
 pytest.importorskip("distributed")
 

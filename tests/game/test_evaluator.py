@@ -15,7 +15,6 @@ from collections import Counter
 
 import numpy as np
 import pytest
-import reference_poker as ref
 
 from solver.errors import CardError, QuintetError
 from solver.game.evaluator import (
@@ -27,6 +26,7 @@ from solver.game.evaluator import (
     strength,
 )
 from solver.game.rules import Category, Rules
+from tests.support import reference_poker as ref
 
 ALL_COMBOS = list(itertools.combinations(range(32), 5))  # lexicographic order
 ALL_COMBOS_ARRAY = np.array(ALL_COMBOS, dtype=np.int64)

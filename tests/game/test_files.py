@@ -13,12 +13,12 @@ import os
 
 import numpy as np
 import pytest
-from hardening_cli import one_line_error, quintet
 
 from solver.errors import FileError
 from solver.game.arrangement import Arrangement
 from solver.models.mixture import Mixture, write_mixture
 from solver.util.files import atomic_output, atomic_write_text, check_output_path
+from tests.support.cli import one_line_error, quintet
 
 VALID = '{"old": "valid"}\n'
 MIXTURE = Mixture((Arrangement.from_array(np.arange(25).reshape(5, 5)),), (1.0,))

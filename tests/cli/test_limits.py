@@ -13,7 +13,6 @@ import os
 
 import numpy as np
 import pytest
-from hardening_cli import one_line_error, quintet
 
 from solver.app.limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS
 from solver.equilibria.equilibrium import DoubleOracle, solve
@@ -28,6 +27,7 @@ from solver.play.tournament import TournamentConfig
 from solver.response.best_response import best_response
 from solver.response.results import BestResponse, SolveStatus
 from solver.util.json_text import to_json
+from tests.support.cli import one_line_error, quintet
 
 HOLDING = list(range(25))
 

@@ -1,4 +1,4 @@
-"""Shared by the tests/test_hardening_*.py files: run ``quintet`` as a real subprocess."""
+"""Run ``quintet`` as a real subprocess (the command-line tests, tests/cli/ and others)."""
 
 from __future__ import annotations
 

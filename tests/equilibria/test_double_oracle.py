@@ -2,17 +2,19 @@
 
 Games are given whole to :class:`~solver.equilibria.payoff_oracle.MatrixOracle`;
 the answers are worked out by hand in the comments, or by GLOP on the whole
-matrix.  The Quintet deals (the frontier oracle) are in test_equilibrium.py.
+matrix.  The Quintet deals (the frontier oracle) are in tests/equilibria/test_equilibrium.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import pairwise
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from solver.equilibria import double_oracle
 from solver.equilibria.double_oracle import DoubleOracle, IterationRecord, Solution, solve
 from solver.equilibria.matrix_game import solve_matrix_game
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle
@@ -189,13 +191,32 @@ def test_stopping_rules():
     assert solution.gap <= 1e-9
 
 
-def test_records_carry_their_timings():
-    records, _ = run(MatrixOracle(np.eye(5)))
-    for record in records:
-        assert record.lp_seconds >= 0.0 and record.oracle_seconds >= 0.0
-        assert record.seconds >= record.lp_seconds + record.oracle_seconds
-    for before, after in pairwise(records):
-        assert after.seconds >= before.seconds
+class _TimedOracle(MatrixOracle):
+    """A matrix oracle whose best responses each take 10 s of a fake clock."""
+
+    def __init__(self, payoff: np.ndarray, clock: list[float]) -> None:
+        super().__init__(payoff)
+        self.clock = clock
+
+    def best_rows(self, columns: Sequence[int], mixed: np.ndarray) -> BestResponses:
+        self.clock[0] += 10.0
+        return super().best_rows(columns, mixed)
+
+    def best_columns(self, rows: Sequence[int], mixed: np.ndarray) -> BestResponses:
+        self.clock[0] += 10.0
+        return super().best_columns(rows, mixed)
+
+
+def test_records_carry_their_timings(monkeypatch):
+    # The clock moves only in the best responses (two per iteration, 10 s each),
+    # never in the restricted game's LP: the records must say exactly that.
+    clock = [0.0]
+    monkeypatch.setattr(double_oracle, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    records, _ = run(_TimedOracle(np.eye(5), clock))
+    assert len(records) > 1
+    assert [r.oracle_seconds for r in records] == [20.0] * len(records)
+    assert [r.lp_seconds for r in records] == [0.0] * len(records)
+    assert [r.seconds for r in records] == [20.0 * (i + 1) for i in range(len(records))]
 
 
 def test_best_responses_order():

@@ -10,7 +10,7 @@
   independent best response (frontier and CP-SAT) on full deals; random
   arrangements are badly exploitable.
 
-Reports, the CSV writer and ``quintet tournament`` are in test_tournament_cli.py.
+Reports, the CSV writer and ``quintet tournament`` are in tests/cli/test_report_games.py.
 """
 
 from __future__ import annotations

@@ -15,11 +15,11 @@ import subprocess
 import sys
 
 import pytest
-from test_tournament import CHEAP, FULL, REDUCED_INDEPENDENT
 
 from solver.app.report_games import tournament_report, write_games_csv
 from solver.play.players import PLAYER_NAMES
 from solver.play.tournament import TournamentResult, run
+from tests.play.test_tournament import CHEAP, FULL, REDUCED_INDEPENDENT
 
 CLI = [sys.executable, "-m", "solver.cli"]
 

@@ -10,7 +10,7 @@
 * The bounded recursion (issue #15) gives exactly the frontier of the plain
   one: against the plain recursion itself on a few deals and rankings, and
   against fingerprints of the frontiers of 200 seeded deals made by the code
-  before issue #15 (``tests/data/frontier_fingerprints.json``).
+  before issue #15 (``tests/support/data/frontier_fingerprints.json``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ import sys
 from collections import Counter
 from itertools import permutations
 from math import factorial, prod
-from pathlib import Path
 
-import brute_force as bf
 import numpy as np
 import pytest
 
@@ -39,6 +37,8 @@ from solver.response.frontier import _flush_plans, cached_frontier, frontier
 from solver.response.frontier_response import frontier_best_response, strategy_values
 from solver.response.pareto import pareto_keep, strictly_dominated
 from solver.response.rank_frontier import POW5, RankFrontiers, multiset_table, options_of
+from tests.support import DATA
+from tests.support import brute_force as bf
 
 TWO = (6, 7)
 THREE = (5, 6, 7)
@@ -383,7 +383,7 @@ def test_strategy_values_match_expected_value():
 
 # ======================================================================= bounded = plain recursion
 
-FINGERPRINTS = Path(__file__).parent / "data" / "frontier_fingerprints.json"
+FINGERPRINTS = DATA / "frontier_fingerprints.json"
 
 
 def fingerprint(profiles: np.ndarray) -> str:
@@ -403,8 +403,9 @@ def fingerprint_cases():
 
 def write_fingerprints() -> None:
     """Write the fixture.  It was made once by the frontier before issue #15 (commit
-    c6fe5cb): ``PYTHONPATH=<checkout of c6fe5cb> python tests/test_frontier.py
-    --write-fingerprints`` (run from the tests directory of this checkout)."""
+    c6fe5cb): ``PYTHONPATH=<checkout of c6fe5cb>:<this checkout> python
+    tests/response/test_frontier.py --write-fingerprints`` (the old ``solver`` first on the
+    path, this checkout's ``tests`` after it)."""
     stored = {}
     for key, holding, rules in fingerprint_cases():
         front = frontier(holding, rules)

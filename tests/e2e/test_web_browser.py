@@ -30,10 +30,11 @@ from solver.game.evaluator import category
 from solver.game.payloads import cards_payload
 from solver.game.rules import Category, Rules
 from solver.models.heuristics import greedy_arrangement
+from tests.support import REPO
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SHOTS = Path(os.environ.get("QUINTET_SCREENSHOTS") or Path(__file__).parent / "artifacts")
+SHOTS = Path(os.environ.get("QUINTET_SCREENSHOTS") or REPO / "tests" / "artifacts")
 WAIT = 60  # seconds a page may take to show something (solves included)
 
 pytestmark = pytest.mark.slow
@@ -78,9 +79,8 @@ def server() -> Iterator[str]:
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
-    for _ in range(400):
-        if instance.started:
-            break
+    deadline = time.monotonic() + 300  # a generous bound, not an expected duration
+    while not instance.started and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert instance.started, "uvicorn did not start"
     yield f"http://127.0.0.1:{port}"

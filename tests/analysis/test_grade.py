@@ -17,7 +17,6 @@ import subprocess
 import sys
 from itertools import combinations
 
-import brute_force as bf
 import numpy as np
 import pytest
 
@@ -32,6 +31,7 @@ from solver.game.arrangement import Arrangement, score
 from solver.game.deal import deal
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement, random_arrangement
+from tests.support import brute_force as bf
 
 TWO = Rules(position_points=(6, 7), discard_mode="independent")
 THREE = Rules(position_points=(5, 6, 7))

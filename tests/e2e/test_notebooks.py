@@ -31,7 +31,9 @@ import nbformat
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 
-NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+from tests.support import REPO
+
+NOTEBOOK_DIR = REPO / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 EXPECTED = {
     "01_combinations",
@@ -129,7 +131,7 @@ def test_notebook_executes(
     monkeypatch.setenv("QUINTET_FIGURES", str(tmp_path))
     monkeypatch.setenv("QUINTET_FINDINGS_BOOK", str(tmp_path / "book.sqlite"))
     monkeypatch.setenv("MPLBACKEND", "Agg")  # the notebooks switch to inline themselves
-    figure_dir = Path(__file__).resolve().parents[1] / "docs" / "figures"
+    figure_dir = REPO / "docs" / "figures"
     committed = {p: _digest(p) for p in [path, *sorted(figure_dir.glob("*.png"))]}
     notebook = RUNNER.execute(_read(path), kernel_name)  # raises on the first failing cell
     copy = tmp_path / path.name

@@ -15,7 +15,6 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
-import brute_force as bf
 import numpy as np
 import pytest
 
@@ -25,6 +24,7 @@ from solver.game.deal import deal
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.mixture import Mixture, write_mixture
+from tests.support import brute_force as bf
 
 CLI = [sys.executable, "-m", "solver.cli", "suggest"]
 SEED = 5  # a deal CP-SAT proves quickly
@@ -99,7 +99,7 @@ def check_payload(payload: dict, mine_cards, objective: str) -> Arrangement:
     assert payload["engine"] in (
         "cpsat",
         "frontier",
-    )  # --engine auto picks one (see test_hardening_limits)
+    )  # --engine auto picks one (see tests/cli/test_limits.py)
     assert len(payload["positions"]) == 5
     assert [p["position"] for p in payload["positions"]] == [1, 2, 3, 4, 5]
     for p in payload["positions"]:

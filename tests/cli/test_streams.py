@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from hardening_cli import CLI, environment
+from tests.support.cli import CLI, environment
 
 
 def _run(args: list[str], **options) -> subprocess.CompletedProcess:

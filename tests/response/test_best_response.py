@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-import brute_force as bf
 import numpy as np
 import pytest
 
@@ -31,6 +30,7 @@ from solver.game.rules import Category, Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.opponents import Objective, Opponent
 from solver.response.best_response import BestResponse, SolveStatus, best_response, top_responses
+from tests.support import brute_force as bf
 
 TWO = (6, 7)
 THREE = (5, 6, 7)

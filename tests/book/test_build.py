@@ -8,14 +8,12 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from solver.book.build import build, seeded_keys
+from solver.book.build import BuildProgress, build, seeded_keys
 from solver.book.canonical import INVERSES, canonical_key, relabel
 from solver.book.lookup import solve_with_book
 from solver.book.store import SCHEMA_VERSION, Book, default_book_path
@@ -195,15 +193,22 @@ def test_local_pool_build_equals_inline_build(tmp_path: Path) -> None:
     assert _rows(tmp_path / "pool.sqlite") == _rows(tmp_path / "inline.sqlite")
 
 
-_SLOW_BUILD = textwrap.dedent(
+_STOPPING_BUILD = textwrap.dedent(
     """
-    import sys, time
+    import sys, threading
     from solver.book.build import build
     from solver.game.rules import Rules
     rules = Rules(position_points=(6, 7), discard_mode="independent")
-    # The pause per finished solve stands in for real solve times.
+
+    def stop_mid_way(progress):
+        # Eight solves finished, at least six committed (batches of three):
+        # say so, and wait for the SIGKILL.
+        if progress.done >= 8:
+            print("ready", flush=True)
+            threading.Event().wait()
+
     build(sys.argv[1], rules, ["margin", "win"], deals=int(sys.argv[2]), seed=9, batch=3,
-          on_progress=lambda progress: time.sleep(0.05))
+          on_progress=stop_mid_way)
     """
 )
 
@@ -221,14 +226,16 @@ def _count(path: Path) -> int:
 
 def test_a_build_killed_with_sigkill_resumes_to_the_clean_result(tmp_path: Path) -> None:
     path, deals = tmp_path / "killed.sqlite", 40
-    process = subprocess.Popen([sys.executable, "-c", _SLOW_BUILD, str(path), str(deals)])
+    command = [sys.executable, "-c", _STOPPING_BUILD, str(path), str(deals)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 120
-        while _count(path) < 6 and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
+        assert process.stdout is not None
+        ready = process.stdout.readline()  # the build is mid-way, waiting
         os.kill(process.pid, signal.SIGKILL)
     finally:
+        process.kill()
         process.wait()
+    assert ready == b"ready\n"
     partial = _count(path)
     assert 6 <= partial < 2 * deals
     assert process.returncode == -signal.SIGKILL
@@ -250,15 +257,12 @@ def test_a_dask_build_survives_a_killed_worker(tmp_path: Path) -> None:
         with distributed.Client(cluster) as client:
             pids = list(client.run(os.getpid).values())
 
-        def kill_a_worker_mid_build() -> None:
-            deadline = time.monotonic() + 120
-            while _count(path) < 4 and time.monotonic() < deadline:
-                time.sleep(0.02)
-            os.kill(pids[0], signal.SIGKILL)
-            killed.append(_count(path))
+        def kill_a_worker_mid_build(progress: BuildProgress) -> None:
+            # Six solves finished, at least five committed (batches of two).
+            if not killed and progress.done >= 6:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(_count(path))
 
-        killer = threading.Thread(target=kill_a_worker_mid_build)
-        killer.start()
         summary = build(
             path,
             SMALL_INDEPENDENT,
@@ -268,12 +272,11 @@ def test_a_dask_build_survives_a_killed_worker(tmp_path: Path) -> None:
             backend="dask",
             scheduler=cluster.scheduler_address,
             batch=2,
-            on_progress=lambda progress: time.sleep(0.05),
+            on_progress=kill_a_worker_mid_build,
         )
-        killer.join()
     finally:
         cluster.close()
-    assert killed and killed[0] < 2 * deals  # the worker died mid-build
+    assert killed and 4 <= killed[0] < 2 * deals  # the worker died mid-build
     assert summary.solved == 2 * deals
     clean = tmp_path / "clean.sqlite"
     build(clean, SMALL_INDEPENDENT, ["margin", "win"], deals=deals, seed=9)
