@@ -126,28 +126,3 @@ def test_stats_of_a_missing_book_is_an_error(
     assert main(["book", "stats", "--book", str(missing)]) == 2
     assert "no such file" in capsys.readouterr().err
     assert not missing.exists()
-
-
-def test_equilibrium_progress_with_the_book(tmp_path: Path) -> None:
-    """One code path: a solve through the book reports each iteration; a look-up none."""
-    from solver.cli.commands import holdings
-    from solver.cli.commands_solve import equilibrium_output
-    from solver.game.rules import Rules
-
-    rules = Rules(position_points=(6, 7))
-    setup = holdings(None, None, 3, rules)
-    book = str(tmp_path / "b.sqlite")
-    seen: list[int] = []
-    solved = equilibrium_output(
-        setup, rules, "en", book=book, on_record=lambda r: seen.append(r.iteration)
-    )
-    assert solved.payload["book"]["from_book"] is False
-    assert seen == [r[0] for r in solved.payload["history"]] and seen
-    assert "from the book" not in solved.text
-    seen.clear()
-    looked_up = equilibrium_output(
-        setup, rules, "en", book=book, on_record=lambda r: seen.append(r.iteration)
-    )
-    assert looked_up.payload["book"]["from_book"] is True
-    assert seen == [] and looked_up.payload["history"] == []
-    assert "from the book, solved earlier (iterations: " in looked_up.text
