@@ -84,14 +84,18 @@ class Child:
     messages: list[Any]
     wall: float
     error: str = ""
+    stdout: str = ""
 
 
-def fresh(*arguments: str, root: Path | None = None, timeout: float | None = None) -> Child:
+def fresh(
+    *arguments: str, root: Path | None = None, timeout: float | None = None, raw: bool = False
+) -> Child:
     """Run ``python ARGUMENTS`` in a new interpreter importing the checkout ``root``.
 
     ``root`` (default this checkout) goes first on ``PYTHONPATH`` and is the
     working directory.  A child still running at ``timeout`` seconds is killed;
-    the lines it printed are kept and ``error`` says so.
+    the lines it printed are kept and ``error`` says so (a failing child: the end
+    of its stderr).  ``raw`` keeps the whole stdout instead of parsing it.
     """
     root = (root or REPO_ROOT).resolve()
     path = os.environ.get("PYTHONPATH")
@@ -110,8 +114,10 @@ def fresh(*arguments: str, root: Path | None = None, timeout: float | None = Non
     except subprocess.TimeoutExpired as expired:
         out = expired.stdout.decode() if isinstance(expired.stdout, bytes) else expired.stdout
         out, error = out or "", f"killed after {timeout:.0f} s"
-    lines = [json.loads(line) for line in out.splitlines() if line[:1] in ("{", "[")]
-    return Child(lines, time.perf_counter() - started, error)
+    wall = time.perf_counter() - started
+    if raw:
+        return Child([], wall, error, out)
+    return Child([json.loads(line) for line in out.splitlines() if line[:1] in "{["], wall, error)
 
 
 def emit(**fields: Any) -> None:
