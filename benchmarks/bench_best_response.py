@@ -84,16 +84,12 @@ def optimal(runs: Sequence[dict]) -> int:
 
 def summary_row(runs: Sequence[dict]) -> list[str]:
     inside, walls = [r["result"].seconds for r in runs], [r["wall"] for r in runs]
-    return [
-        str(len(runs)),
-        seconds(statistics.median(inside)),
-        seconds(p95(inside)),
-        seconds(statistics.median(walls)),
-        seconds(p95(walls)),
-        seconds(max(walls)),
-        f"{100 * optimal(runs) / len(runs):.0f}%",
-        f"{statistics.fmean(r['result'].value for r in runs):.4f}",
-    ]
+    value = statistics.fmean(r["result"].value for r in runs)
+    return (
+        f"{len(runs)}; {seconds(statistics.median(inside))}; {seconds(p95(inside))}; "
+        f"{seconds(statistics.median(walls))}; {seconds(p95(walls))}; {seconds(max(walls))}; "
+        f"{100 * optimal(runs) / len(runs):.0f}%; {value:.4f}"
+    ).split("; ")
 
 
 def direct_model(holding: tuple[int, ...], opponent: Opponent, objective: Objective) -> tuple:
@@ -199,14 +195,11 @@ def our_tables(runs: dict, args: Any) -> list[Table]:
         models = ", ".join(f"{b:,}/{f:,} ({s:.2f} s)" for b, f, s in r["models"][:6])
         more = len(r["models"]) - 6
         slowest.add(
-            seed,
-            objective.value,
-            name,
-            seconds(r["wall"]),
-            len(r["models"]),
-            seconds(sum(s for _, _, s in r["models"])),
-            models + (f", ... ({more} more)" if more > 0 else ""),
-            f"{r['result'].value:.4f}",
+            f"{seed}; {objective.value}; {name}; {seconds(r['wall'])}; {len(r['models'])}; "
+            f"{seconds(sum(s for _, _, s in r['models']))}; "
+            + models
+            + (f", ... ({more} more)" if more > 0 else "")
+            + f"; {r['result'].value:.4f}"
         )
     slowest.notes = [
         "CP-SAT solves: BestResponse.models (each after a model build). Against a "
@@ -246,36 +239,28 @@ def direct_tables(runs: dict, mine: dict, args: Any) -> list[Table]:
         if found and len(found) < len(group):
             value += f" ({len(found)} runs)"
         solves, ourrow = [d["solve"] for d in group], summary_row(ourside)
+        counts = ", ".join(f"{s} {sum(d['status'] == s for d in group)}" for s in statuses)
+        builds = [d["build"] for d in group]
+        totals = [d["build"] + d["solve"] for d in group]
+        proven = sum(d["status"] == "OPTIMAL" for d in group)
         summary.add(
-            objective.value,
-            name,
-            len(group),
-            ", ".join(f"{s} {sum(d['status'] == s for d in group)}" for s in statuses),
-            seconds(statistics.median(d["build"] for d in group)),
-            seconds(statistics.median(solves)),
-            seconds(p95(solves)),
-            seconds(statistics.median(d["build"] + d["solve"] for d in group)),
-            f"{100 * sum(d['status'] == 'OPTIMAL' for d in group) / len(group):.0f}%",
-            value,
-            *ourrow[3:5],
-            *ourrow[6:],
+            f"{objective.value}; {name}; {len(group)}; {counts}; {seconds(statistics.median(builds))}; "
+            f"{seconds(statistics.median(solves))}; {seconds(p95(solves))}; "
+            f"{seconds(statistics.median(totals))}; {100 * proven / len(group):.0f}%; {value}; "
+            + "; ".join(ourrow[3:5] + ourrow[6:])
         )
         for (seed, _, _), d, r in zip(keys, group, ourside, strict=True):
             total, best = d["total"], r["result"].value
             proven = r["result"].status is SolveStatus.OPTIMAL
+            value, bound = (
+                "-" if d[k] is None else f"{d[k] / total:.4f}" for k in ("value", "bound")
+            )
+            gap = "-" if d["value"] is None else f"{best - d['value'] / total:.4f}"
             detail.add(
-                seed,
-                objective.value,
-                name,
-                seconds(d["build"]),
-                seconds(d["solve"]),
-                d["status"],
-                "yes" if d["presolve"] else "no",
-                *("-" if d[k] is None else f"{d[k] / total:.4f}" for k in ("value", "bound")),
-                f"{d['hint'] / total:.4f}",
-                f"{best:.4f}" + ("" if proven else " (not proven)"),
-                "-" if d["value"] is None else f"{best - d['value'] / total:.4f}",
-                seconds(r["wall"]),
+                f"{seed}; {objective.value}; {name}; {seconds(d['build'])}; {seconds(d['solve'])}; "
+                f"{d['status']}; {'yes' if d['presolve'] else 'no'}; {value}; {bound}; "
+                f"{d['hint'] / total:.4f}; {best:.4f}{'' if proven else ' (not proven)'}; {gap}; "
+                f"{seconds(r['wall'])}"
             )
     summary.notes = [
         "build: numpy data (strength of the 53,130 subsets, coefficients), 265,650 variables, "
@@ -317,14 +302,9 @@ def mixture_tables(runs: list[tuple[int, dict]], args: Any) -> list[Table]:
     for seed, r in runs:
         result = r["result"]
         detail.add(
-            seed,
-            seconds(result.seconds),
-            seconds(r["wall"]),
-            result.status.value,
-            f"{result.value:.6f}",
-            f"{result.bound:.6f}",
-            len(r["models"]),
-            ", ".join(f"{b:,}" for b, _, _ in r["models"]),
+            f"{seed}; {seconds(result.seconds)}; {seconds(r['wall'])}; {result.status.value}; "
+            f"{result.value:.6f}; {result.bound:.6f}; {len(r['models'])}; "
+            + ", ".join(f"{b:,}" for b, _, _ in r["models"])
         )
     summary.notes = [
         "Opponent: Opponent.mixture of 200 uniformly random arrangements of its holding, "
