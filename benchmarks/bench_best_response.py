@@ -21,8 +21,6 @@ Targets (reported, never asserted): points and margin proven optimal, median
 wall <= 0.5 s, p95 <= 2 s; win against the mixture median <= 10 s.
 """
 
-# ruff: noqa: RUF005  (table rows are built by concatenating groups of cells)
-
 from __future__ import annotations
 
 import statistics
@@ -32,17 +30,18 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from _common import (
+from harness import (
     Table,
     git_revision,
     load_average,
     log,
-    machine_table,
+    machine,
     met,
     p95,
     parser,
-    print_tables,
     seconds,
+    show,
+    timed,
     version,
 )
 
@@ -50,7 +49,6 @@ import solver
 from solver.app.arguments import non_negative_int, positive_float, positive_int
 from solver.game.deal import deal
 from solver.game.evaluator import strength
-from solver.game.rules import DEFAULT_RULES
 from solver.models.heuristics import greedy_arrangement, random_arrangements
 from solver.models.opponents import Objective, Opponent, position_values
 from solver.models.packets import subsets
@@ -58,8 +56,9 @@ from solver.response.best_response import SolveStatus, best_response
 
 OPPONENTS = ("random", "greedy")
 OBJECTIVES = (Objective.POINTS, Objective.MARGIN)
-SUMMARY = ["deals", "median seconds", "p95 seconds", "median wall", "p95 wall", "max wall"]
-SUMMARY += ["proven optimal", "mean value"]
+SUMMARY = "deals; median seconds; p95 seconds; median wall; p95 wall; max wall; proven optimal; "
+SUMMARY += "mean value"
+CASES = [(objective, name) for objective in OBJECTIVES for name in OPPONENTS]
 
 
 def opponent_of(name: str, holding: tuple[int, ...]) -> Opponent:
@@ -70,32 +69,33 @@ def opponent_of(name: str, holding: tuple[int, ...]) -> Opponent:
 
 def ours(holding: tuple[int, ...], opponent: Opponent, objective: Objective, args: Any) -> dict:
     """One timed best response, with the models it solved (``BestResponse.models``)."""
-    started = time.perf_counter()
-    result = best_response(
-        holding, opponent, objective, time_limit=args.time_limit, workers=args.workers
+    run = timed(
+        lambda: best_response(
+            holding, opponent, objective, time_limit=args.time_limit, workers=args.workers
+        )
     )
-    wall = time.perf_counter() - started
-    models = [(m.booleans, m.unpruned, m.seconds) for m in result.models]
-    return {"result": result, "wall": wall, "models": models}
+    models = [(m.booleans, m.unpruned, m.seconds) for m in run.result.models]
+    return {"result": run.result, "wall": run.wall[0], "models": models}
 
 
-def summary_row(label: list[str], runs: Sequence[dict]) -> list[str]:
-    inside = [r["result"].seconds for r in runs]
-    walls = [r["wall"] for r in runs]
-    optimal = sum(r["result"].status is SolveStatus.OPTIMAL for r in runs)
+def optimal(runs: Sequence[dict]) -> int:
+    return sum(r["result"].status is SolveStatus.OPTIMAL for r in runs)
+
+
+def summary_row(runs: Sequence[dict]) -> list[str]:
+    inside, walls = [r["result"].seconds for r in runs], [r["wall"] for r in runs]
+    value = statistics.fmean(r["result"].value for r in runs)
     return (
-        [*label, str(len(runs)), seconds(statistics.median(inside)), seconds(p95(inside))]
-        + [seconds(statistics.median(walls)), seconds(p95(walls)), seconds(max(walls))]
-        + [f"{100 * optimal / len(runs):.0f}%"]
-        + [f"{statistics.fmean(r['result'].value for r in runs):.4f}"]
-    )
+        f"{len(runs)}; {seconds(statistics.median(inside))}; {seconds(p95(inside))}; "
+        f"{seconds(statistics.median(walls))}; {seconds(p95(walls))}; {seconds(max(walls))}; "
+        f"{100 * optimal(runs) / len(runs):.0f}%; {value:.4f}"
+    ).split("; ")
 
 
-def direct(holding: tuple[int, ...], opponent: Opponent, objective: Objective, args: Any) -> dict:
-    """Build and solve the direct model (one boolean per subset and position)."""
+def direct_model(holding: tuple[int, ...], opponent: Opponent, objective: Objective) -> tuple:
+    """The direct model: one boolean per (5-card subset, position), with a greedy hint."""
     from ortools.sat.python import cp_model
 
-    started = time.perf_counter()
     table = position_values(opponent, objective)  # (positions, strengths), exact integers
     cards = np.asarray(holding, dtype=np.int64)
     hands = cards[subsets(25).astype(np.int64)]  # (53130, 5), sorted rows
@@ -114,8 +114,15 @@ def direct(holding: tuple[int, ...], opponent: Opponent, objective: Objective, a
     # One call on the proto: add_hint() per variable would add seconds.
     model.proto.solution_hint.vars.extend(range(len(x)))
     model.proto.solution_hint.values.extend(int(k in chosen) for k in range(len(x)))
-    build = time.perf_counter() - started
+    return model, int(coefficients[sorted(chosen)].sum())
 
+
+def direct(holding: tuple[int, ...], opponent: Opponent, objective: Objective, args: Any) -> dict:
+    """Build and solve the direct model, each step timed."""
+    from ortools.sat.python import cp_model
+
+    built = timed(lambda: direct_model(holding, opponent, objective))
+    model, hint = built.result
     cp = cp_model.CpSolver()
     cp.parameters.num_workers = args.workers
     cp.parameters.random_seed = 0
@@ -124,18 +131,17 @@ def direct(holding: tuple[int, ...], opponent: Opponent, objective: Objective, a
     cp.parameters.log_search_progress = True
     cp.parameters.log_to_stdout = False
     cp.log_callback = lines.append
-    started = time.perf_counter()
-    status = cp.solve(model)
-    solved = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    run = timed(lambda: cp.solve(model))
+    solved = run.result in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    presolve = any("Stopped after presolve" in line for line in lines)
     return {
-        "build": build,
-        "solve": time.perf_counter() - started,
-        "status": cp.status_name(status),
+        "build": built.wall[0],
+        "solve": run.wall[0],
+        "status": cp.status_name(run.result),
         "value": round(cp.objective_value) if solved else None,
         "bound": int(np.floor(cp.best_objective_bound + 1e-6)) if solved else None,
-        "presolve": any("Stopped after presolve" in line for line in lines)
-        or not any("Presolved optimization model" in line for line in lines),
-        "hint": int(coefficients[sorted(chosen)].sum()),
+        "presolve": presolve or not any("Presolved optimization model" in t for t in lines),
+        "hint": hint,
         "total": opponent.total,
     }
 
@@ -151,27 +157,23 @@ def our_tables(runs: dict, args: Any) -> list[Table]:
     figures = Table(
         f"1. Our model, points and margin: {args.deals} mirror deals "
         f"(seeds {args.seed}..{args.seed + args.deals - 1}), {args.workers} workers",
-        ["objective", "opponent", *SUMMARY],
-        "ll" + "r" * len(SUMMARY),
+        "objective; opponent; " + SUMMARY,
+        "ll" + "r" * 8,
     )
     targets = Table(
-        "1b. Targets (points and margin)",
-        ["objective", "opponent", "target", "measured", "met"],
-        "lllrl",
+        "1b. Targets (points and margin)", "objective; opponent; target; measured; met", "lllrl"
     )
-    for objective in OBJECTIVES:
-        for name in OPPONENTS:
-            group = [r for (_, o, n), r in runs.items() if o is objective and n == name]
-            figures.rows.append(summary_row([objective.value, name], group))
-            walls = [r["wall"] for r in group]
-            proven = sum(r["result"].status is SolveStatus.OPTIMAL for r in group)
-            middle, high = statistics.median(walls), p95(walls)
-            for target, measured, ok in (
-                ("every deal proven optimal", f"{proven}/{len(group)}", proven == len(group)),
-                ("median wall <= 0.5 s", seconds(middle), middle <= 0.5),
-                ("p95 wall <= 2.0 s", seconds(high), high <= 2.0),
-            ):
-                targets.rows.append([objective.value, name, target, measured, met(ok)])
+    for objective, name in CASES:
+        group = [r for (_, o, n), r in runs.items() if o is objective and n == name]
+        figures.add(objective.value, name, *summary_row(group))
+        walls = [r["wall"] for r in group]
+        proven, middle, high = optimal(group), statistics.median(walls), p95(walls)
+        for target, measured, ok in (
+            ("every deal proven optimal", f"{proven}/{len(group)}", proven == len(group)),
+            ("median wall <= 0.5 s", seconds(middle), middle <= 0.5),
+            ("p95 wall <= 2.0 s", seconds(high), high <= 2.0),
+        ):
+            targets.add(objective.value, name, target, measured, met(ok))
     figures.notes = [
         "seconds: result.seconds (model building and solving, inside best_response); wall: the "
         "whole call (also the exact rescoring and position statistics).",
@@ -192,11 +194,12 @@ def our_tables(runs: dict, args: Any) -> list[Table]:
     for (seed, objective, name), r in sorted(runs.items(), key=lambda kv: -kv[1]["wall"])[:8]:
         models = ", ".join(f"{b:,}/{f:,} ({s:.2f} s)" for b, f, s in r["models"][:6])
         more = len(r["models"]) - 6
-        slowest.rows.append(
-            [str(seed), objective.value, name, seconds(r["wall"]), str(len(r["models"]))]
-            + [seconds(sum(s for _, _, s in r["models"]))]
-            + [models + (f", ... ({more} more)" if more > 0 else "")]
-            + [f"{r['result'].value:.4f}"]
+        slowest.add(
+            f"{seed}; {objective.value}; {name}; {seconds(r['wall'])}; {len(r['models'])}; "
+            f"{seconds(sum(s for _, _, s in r['models']))}; "
+            + models
+            + (f", ... ({more} more)" if more > 0 else "")
+            + f"; {r['result'].value:.4f}"
         )
     slowest.notes = [
         "CP-SAT solves: BestResponse.models (each after a model build). Against a "
@@ -227,39 +230,38 @@ def direct_tables(runs: dict, mine: dict, args: Any) -> list[Table]:
         "direct bound; greedy hint; our optimum; ours - direct; our wall",
         "rllrrll" + "r" * 6,
     )
-    for objective in OBJECTIVES:
-        for name in OPPONENTS:
-            keys = [key for key in runs if key[1] is objective and key[2] == name]
-            group, ourside = [runs[k] for k in keys], [mine[k] for k in keys]
-            statuses = sorted({d["status"] for d in group})
-            found = [d["value"] / d["total"] for d in group if d["value"] is not None]
-            value = f"{statistics.fmean(found):.4f}" if found else "none found"
-            if found and len(found) < len(group):
-                value += f" ({len(found)} runs)"
-            solves = [d["solve"] for d in group]
-            summary.rows.append(
-                [objective.value, name, str(len(group))]
-                + [", ".join(f"{s} {sum(d['status'] == s for d in group)}" for s in statuses)]
-                + [seconds(statistics.median(d["build"] for d in group))]
-                + [seconds(statistics.median(solves)), seconds(p95(solves))]
-                + [seconds(statistics.median(d["build"] + d["solve"] for d in group))]
-                + [f"{100 * sum(d['status'] == 'OPTIMAL' for d in group) / len(group):.0f}%"]
-                + [value, *summary_row([], ourside)[3:5], *summary_row([], ourside)[6:]]
+    for objective, name in CASES:
+        keys = [key for key in runs if key[1] is objective and key[2] == name]
+        group, ourside = [runs[k] for k in keys], [mine[k] for k in keys]
+        statuses = sorted({d["status"] for d in group})
+        found = [d["value"] / d["total"] for d in group if d["value"] is not None]
+        value = f"{statistics.fmean(found):.4f}" if found else "none found"
+        if found and len(found) < len(group):
+            value += f" ({len(found)} runs)"
+        solves, ourrow = [d["solve"] for d in group], summary_row(ourside)
+        counts = ", ".join(f"{s} {sum(d['status'] == s for d in group)}" for s in statuses)
+        builds = [d["build"] for d in group]
+        totals = [d["build"] + d["solve"] for d in group]
+        proven = sum(d["status"] == "OPTIMAL" for d in group)
+        summary.add(
+            f"{objective.value}; {name}; {len(group)}; {counts}; {seconds(statistics.median(builds))}; "
+            f"{seconds(statistics.median(solves))}; {seconds(p95(solves))}; "
+            f"{seconds(statistics.median(totals))}; {100 * proven / len(group):.0f}%; {value}; "
+            + "; ".join(ourrow[3:5] + ourrow[6:])
+        )
+        for (seed, _, _), d, r in zip(keys, group, ourside, strict=True):
+            total, best = d["total"], r["result"].value
+            proven = r["result"].status is SolveStatus.OPTIMAL
+            value, bound = (
+                "-" if d[k] is None else f"{d[k] / total:.4f}" for k in ("value", "bound")
             )
-            for (seed, _, _), d, r in zip(keys, group, ourside, strict=True):
-                total, best = d["total"], r["result"].value
-                proven = r["result"].status is SolveStatus.OPTIMAL
-                detail.rows.append(
-                    [str(seed), objective.value, name, seconds(d["build"]), seconds(d["solve"])]
-                    + [d["status"], "yes" if d["presolve"] else "no"]
-                    + ["-" if d[k] is None else f"{d[k] / total:.4f}" for k in ("value", "bound")]
-                    + [
-                        f"{d['hint'] / total:.4f}",
-                        f"{best:.4f}" + ("" if proven else " (not proven)"),
-                    ]
-                    + ["-" if d["value"] is None else f"{best - d['value'] / total:.4f}"]
-                    + [seconds(r["wall"])]
-                )
+            gap = "-" if d["value"] is None else f"{best - d['value'] / total:.4f}"
+            detail.add(
+                f"{seed}; {objective.value}; {name}; {seconds(d['build'])}; {seconds(d['solve'])}; "
+                f"{d['status']}; {'yes' if d['presolve'] else 'no'}; {value}; {bound}; "
+                f"{d['hint'] / total:.4f}; {best:.4f}{'' if proven else ' (not proven)'}; {gap}; "
+                f"{seconds(r['wall'])}"
+            )
     summary.notes = [
         "build: numpy data (strength of the 53,130 subsets, coefficients), 265,650 variables, "
         "30 exactly-one constraints, objective, complete greedy hint; solve: CpSolver.solve wall "
@@ -283,31 +285,26 @@ def direct_tables(runs: dict, mine: dict, args: Any) -> list[Table]:
 
 def mixture_tables(runs: list[tuple[int, dict]], args: Any) -> list[Table]:
     """Tables 3 and 3b: win against the mixture."""
-    walls = [r["wall"] for _, r in runs]
-    middle = statistics.median(walls)
+    middle = statistics.median(r["wall"] for _, r in runs)
     summary = Table(
         f"3. Win against a 200-arrangement mixture: {len(runs)} deals "
         f"(seeds {runs[0][0]}..{runs[-1][0]}), {args.workers} workers",
-        ["objective", "opponent", *SUMMARY, "target median wall <= 10 s"],
-        "ll" + "r" * len(SUMMARY) + "l",
-        [
-            [
-                *summary_row(["win", "mixture"], [r for _, r in runs]),
-                f"{met(middle <= 10)} ({seconds(middle)})",
-            ]
-        ],
+        "objective; opponent; " + SUMMARY + "; target median wall <= 10 s",
+        "ll" + "r" * 8 + "l",
     )
+    summary.add("win", "mixture", *summary_row([r for _, r in runs]))
+    summary.rows[-1].append(f"{met(middle <= 10)} ({seconds(middle)})")
     detail = Table(
         "3b. Win against the mixture, every deal",
-        ["seed", "seconds", "wall", "status", "value", "bound", "CP-SAT solves", "booleans"],
+        "seed; seconds; wall; status; value; bound; CP-SAT solves; booleans",
         "rrrlrrrr",
     )
     for seed, r in runs:
         result = r["result"]
-        detail.rows.append(
-            [str(seed), seconds(result.seconds), seconds(r["wall"]), result.status.value]
-            + [f"{result.value:.6f}", f"{result.bound:.6f}", str(len(r["models"]))]
-            + [", ".join(f"{b:,}" for b, _, _ in r["models"])]
+        detail.add(
+            f"{seed}; {seconds(result.seconds)}; {seconds(r['wall'])}; {result.status.value}; "
+            f"{result.value:.6f}; {result.bound:.6f}; {len(r['models'])}; "
+            + ", ".join(f"{b:,}" for b, _, _ in r["models"])
         )
     summary.notes = [
         "Opponent: Opponent.mixture of 200 uniformly random arrangements of its holding, "
@@ -333,7 +330,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = cli.parse_args(argv)
     started = time.perf_counter()
     tables = [
-        machine_table(
+        machine(
             [
                 ("numpy / ortools", f"{np.__version__} / {version('ortools')}"),
                 ("quintet-solver", f"{solver.__version__}, git {git_revision()}"),
@@ -344,43 +341,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     ]
     n = max(args.deals, args.mixture_deals)
-    holdings = [deal(seed=args.seed + i, rules=DEFAULT_RULES).holdings for i in range(n)]
+    holdings = [deal(seed=args.seed + i).holdings for i in range(n)]
     warm = deal(seed=args.seed + args.deals).holdings
-    for name in OPPONENTS:  # untimed: OR-Tools, the tables, the code paths
-        for objective in OBJECTIVES:
-            ours(warm[0], opponent_of(name, warm[1]), objective, args)
-    runs = {}
+    for objective, name in CASES:  # untimed: OR-Tools, the tables, the code paths
+        ours(warm[0], opponent_of(name, warm[1]), objective, args)
+    runs, direct_runs = {}, {}
     for i, (mine, theirs) in enumerate(holdings[: args.deals]):
         log(f"our model: deal {i + 1}/{args.deals}")
-        for name in OPPONENTS:
-            for objective in OBJECTIVES:
-                runs[args.seed + i, objective, name] = ours(
-                    mine, opponent_of(name, theirs), objective, args
-                )
+        for objective, name in CASES:
+            opponent = opponent_of(name, theirs)
+            runs[args.seed + i, objective, name] = ours(mine, opponent, objective, args)
     tables += our_tables(runs, args)
-    direct_runs = {}
     for i, (mine, theirs) in enumerate(holdings[: min(args.direct_deals, args.deals)]):
-        for name in OPPONENTS:
-            for objective in OBJECTIVES:
-                log(f"direct model: seed {args.seed + i}, {objective.value} vs {name}")
-                direct_runs[args.seed + i, objective, name] = direct(
-                    mine, opponent_of(name, theirs), objective, args
-                )
-    if direct_runs:
-        tables += direct_tables(direct_runs, runs, args)
+        for objective, name in CASES:
+            log(f"direct model: seed {args.seed + i}, {objective.value} vs {name}")
+            opponent = opponent_of(name, theirs)
+            direct_runs[args.seed + i, objective, name] = direct(mine, opponent, objective, args)
+    tables += direct_tables(direct_runs, runs, args) if direct_runs else []
     mixture = []
     for i, (mine, theirs) in enumerate(holdings[: args.mixture_deals]):
         log(f"win vs mixture: deal {i + 1}/{args.mixture_deals}")
         opponent = mixture_opponent(args.seed, i, theirs)
         mixture.append((args.seed + i, ours(mine, opponent, Objective.WIN, args)))
-    if mixture:
-        tables += mixture_tables(mixture, args)
-    print_tables(
-        tables,
-        args.markdown,
-        f"Total benchmark time: {time.perf_counter() - started:.1f} s; "
-        f"load average at the end: {load_average()}",
-    )
+    tables += mixture_tables(mixture, args) if mixture else []
+    end = f"Total benchmark time: {time.perf_counter() - started:.1f} s; "
+    show(tables, args.markdown, end + f"load average at the end: {load_average()}")
     return 0
 
 

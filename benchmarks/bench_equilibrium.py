@@ -39,31 +39,30 @@ p95 <= 20 s.  The agreement of the two best responses is a test
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from _common import (
-    REPO_ROOT,
+from harness import (
     Table,
+    emit,
+    fresh,
     git_revision,
     load_average,
     log,
-    machine_table,
+    machine,
     median,
     met,
     ms,
     p95,
     parser,
-    print_tables,
     seconds,
+    show,
     spread,
+    timed,
     version,
 )
 
@@ -108,10 +107,6 @@ def opponent_of(name: str, holding: tuple[int, ...], rules: Rules) -> Opponent:
     return Opponent.known(greedy_arrangement(holding, rules), rules)
 
 
-def emit(kind: str, **fields: Any) -> None:
-    print(json.dumps({"kind": kind, **fields}), flush=True)
-
-
 def warm_up(workers: int) -> None:
     """Untimed, on the ace-low ranking: its rank-state store is not the default rules' one."""
     hand_table()
@@ -126,14 +121,11 @@ def warm_up(workers: int) -> None:
 
 
 def measure_frontier(holding: tuple[int, ...], rules: Rules, compute: Any) -> dict:
-    started, cpu = time.perf_counter(), time.process_time()
-    front = compute(holding, rules)
-    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-    started = time.perf_counter()
-    strategies = int(front.strategies()[0].shape[0])
-    listed = time.perf_counter() - started
-    measured = {"profiles": int(front.profiles.shape[0]), "strategies": strategies}
-    return measured | {"seconds": wall, "cpu": cpu, "strategies_seconds": listed}
+    run = timed(lambda: compute(holding, rules))
+    listed = timed(lambda: run.result.strategies())
+    measured = {"profiles": int(run.result.profiles.shape[0])}
+    measured |= {"strategies": int(listed.result[0].shape[0]), "strategies_seconds": listed.wall[0]}
+    return measured | {"seconds": run.wall[0], "cpu": run.cpu[0]}
 
 
 def child_deal(mode: str, seed: int, args: Any) -> None:
@@ -141,36 +133,45 @@ def child_deal(mode: str, seed: int, args: Any) -> None:
     warm_up(args.workers)
     rules, holdings = rules_of(mode), holdings_of(mode, seed)
     for player, holding in holdings:
-        emit("frontier", player=player, **measure_frontier(holding, rules, cached_frontier))
+        emit(kind="frontier", player=player, **measure_frontier(holding, rules, cached_frontier))
     mine, theirs = holdings[0][1], holdings[-1][1]
     for name in OPPONENTS:
         opponent = opponent_of(name, theirs, rules)
         frontier_best_response(mine, opponent, Objective.MARGIN)  # untimed: caches the frontier
-        started, cpu = time.perf_counter(), time.process_time()
-        fast = frontier_best_response(mine, opponent, Objective.MARGIN)
-        fast_wall, fast_cpu = time.perf_counter() - started, time.process_time() - cpu
-        started = time.perf_counter()
-        slow = best_response(
-            mine, opponent, Objective.MARGIN, time_limit=args.time_limit, workers=args.workers
+        fast = timed(lambda o=opponent: frontier_best_response(mine, o, Objective.MARGIN))
+        slow = timed(
+            lambda o=opponent: best_response(
+                mine, o, Objective.MARGIN, time_limit=args.time_limit, workers=args.workers
+            )
         )
-        emit("response", opponent=name, frontier_value=fast.value, frontier_wall=fast_wall)
-        emit("response_cpsat", frontier_cpu=fast_cpu, cpsat_value=slow.value)
-        emit("response_end", status=slow.status.value, cpsat_wall=time.perf_counter() - started)
+        emit(
+            kind="response_end",
+            opponent=name,
+            frontier_value=fast.result.value,
+            frontier_wall=fast.wall[0],
+            frontier_cpu=fast.cpu[0],
+            cpsat_value=slow.result.value,
+            status=slow.result.status.value,
+            cpsat_wall=slow.wall[0],
+        )
     for payoff in PAYOFFS:
-        emit("start", payoff=payoff.value)
-        started, cpu = time.perf_counter(), time.process_time()
-        try:
-            oracle = DoubleOracle(mine, theirs, rules, payoff)
-            for record in oracle.iterations(tolerance=TOLERANCE, time_limit=args.time_limit):
-                emit("record", **dataclasses.asdict(record))
-            result = oracle.result(TOLERANCE)
-            outcome = {"value": result.value, "gap": result.gap, "converged": result.converged}
-            outcome |= {"frontier_seconds": result.frontier_seconds}
-            outcome |= {"support": [len(result.row.arrangements), len(result.column.arrangements)]}
-        except Exception as error:  # reported, and the run goes on
-            outcome = {"error": f"{type(error).__name__}: {error}"}
-        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-        emit("equilibrium", wall=wall, cpu=cpu, **outcome)
+        emit(kind="start", payoff=payoff.value)
+        run = timed(lambda p=payoff: solve_streamed(mine, theirs, rules, p, args.time_limit))
+        emit(kind="equilibrium", wall=run.wall[0], cpu=run.cpu[0], **run.result)
+
+
+def solve_streamed(mine: tuple, theirs: tuple, rules: Rules, payoff: Payoff, limit: float) -> dict:
+    """The double oracle iterated as ``solve`` does, each record emitted as it comes."""
+    try:
+        oracle = DoubleOracle(mine, theirs, rules, payoff)
+        for record in oracle.iterations(tolerance=TOLERANCE, time_limit=limit):
+            emit(kind="record", **dataclasses.asdict(record))
+        result = oracle.result(TOLERANCE)
+    except Exception as error:  # reported, and the run goes on
+        return {"error": f"{type(error).__name__}: {error}"}
+    outcome = {"value": result.value, "gap": result.gap, "converged": result.converged}
+    outcome |= {"frontier_seconds": result.frontier_seconds}
+    return outcome | {"support": [len(result.row.arrangements), len(result.column.arrangements)]}
 
 
 def child_warm(mode: str, seeds: list[int]) -> None:
@@ -181,7 +182,7 @@ def child_warm(mode: str, seeds: list[int]) -> None:
     for seed in seeds:
         for player, holding in holdings_of(mode, seed):
             emit(
-                "frontier",
+                kind="frontier",
                 seed=seed,
                 player=player,
                 **measure_frontier(holding, rules_of(mode), frontier),
@@ -190,7 +191,7 @@ def child_warm(mode: str, seeds: list[int]) -> None:
     states = sum(int(level.keys.shape[0]) for level in levels)
     rows = sum(int(level.rows.shape[0]) for level in levels)
     nbytes = sum(a.nbytes for level in levels for a in vars(level).values() if hasattr(a, "nbytes"))
-    emit("store", states=states, rows=rows, nbytes=nbytes)
+    emit(kind="store", states=states, rows=rows, nbytes=nbytes)
 
 
 # --------------------------------------------------------------------------- the parent process
@@ -203,18 +204,10 @@ def hard_limit(args: Any) -> float:
 
 def run_child(args: Any, *task: str) -> tuple[list[dict], str]:
     """The JSON lines of a child process, and what went wrong ("" if nothing)."""
-    command = [sys.executable, __file__, "--child", *task, "--time-limit", str(args.time_limit)]
-    command += ["--workers", str(args.workers)]
+    options = ["--time-limit", str(args.time_limit), "--workers", str(args.workers)]
     deadline = 2 * hard_limit(args) + 2 * args.time_limit + 120
-    try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, timeout=deadline, cwd=REPO_ROOT
-        )
-        out, error = done.stdout, done.stderr[-2000:] if done.returncode else ""
-    except subprocess.TimeoutExpired as expired:
-        out = expired.stdout.decode() if isinstance(expired.stdout, bytes) else expired.stdout or ""
-        error = f"killed after {deadline:.0f} s"
-    return [json.loads(line) for line in out.splitlines() if line.startswith("{")], error
+    done = fresh(__file__, "--child", *task, *options, timeout=deadline)
+    return done.messages, done.error
 
 
 def collect(mode: str, seed: int, args: Any, found: dict[str, list[dict]]) -> str:
@@ -224,13 +217,10 @@ def collect(mode: str, seed: int, args: Any, found: dict[str, list[dict]]) -> st
     cold = [m for m in messages if m["kind"] == "frontier"]
     found["frontier"] += [base | m for m in cold]
     cold_seconds, cold_cpu = sum(m["seconds"] for m in cold), sum(m["cpu"] for m in cold)
-    response: dict = {}
     for m in messages:
         kind = m.pop("kind")
-        if kind.startswith("response"):
-            response |= m
-            if kind == "response_end":
-                found["response"].append(base | response | {"strategies": cold[0]["strategies"]})
+        if kind == "response_end":
+            found["response"].append(base | m | {"strategies": cold[0]["strategies"]})
         elif kind == "start":
             solve = base | {"payoff": m["payoff"], "history": [], "frontier": cold_seconds}
             sizes = [c["strategies"] for c in (cold * 2)[-2:]]  # mirror: one holding, twice
@@ -523,7 +513,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     cli.add_argument("--seed", type=non_negative_int, default=20_240_601)
     cli.add_argument("--time-limit", type=positive_float, default=120.0)
     cli.add_argument("--workers", type=positive_int, default=2)
-    cli.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = cli.parse_args(argv)
     if args.child:
         task, mode, *seeds = args.child
@@ -533,7 +522,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             child_warm(mode, [int(seed) for seed in seeds])
         return 0
     started = time.perf_counter()
-    machine = machine_table(
+    facts = machine(
         [
             ("numpy / ortools", f"{np.__version__} / {version('ortools')}"),
             ("quintet-solver", f"{solver.__version__}, git {git_revision()}"),
@@ -560,7 +549,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warm += [{"mode": mode} | m for m in messages if m["kind"] == "frontier"]
             stores[mode] = next((m for m in messages if m["kind"] == "store"), {})
             failures += [f"warm {mode}: {error}"] if error else []
-    tables = [machine]
+    tables = [facts]
     if found["frontier"] and stores:
         tables += frontier_tables(found["frontier"], warm, stores)
     if found["response"]:
@@ -572,12 +561,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         tables += [failure_table(broken)] if broken else []
         first = [s for s in solves if s["mode"] == "mirror" and s["payoff"] == "margin"]
         tables.append(convergence_table((first or solves)[0]))
-    print_tables(
-        tables,
-        args.markdown,
-        f"Total benchmark time: {time.perf_counter() - started:.1f} s; "
-        f"load average at the end: {load_average()}",
-    )
+    end = f"Total benchmark time: {time.perf_counter() - started:.1f} s; "
+    show(tables, args.markdown, end + f"load average at the end: {load_average()}")
     for failure in failures:
         log(f"FAIL: {failure}")
     return 1 if failures else 0

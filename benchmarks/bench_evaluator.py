@@ -23,26 +23,14 @@ import <= 0.2 s and first table <= 0.15 s cold, batch >= 40 M hands/s.
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from _common import (
-    REPO_ROOT,
-    Table,
-    git_revision,
-    log,
-    machine_table,
-    met,
-    parser,
-    print_tables,
-    version,
-)
+from harness import Table, fresh, git_revision, log, machine, met, parser, show, timed, version
 
 import solver
 from solver.app.arguments import positive_int
@@ -86,27 +74,14 @@ def mhps(rate: float) -> str:
     return f"{rate / 1e6:.3f}" if rate < 1e7 else f"{rate / 1e6:.1f}"
 
 
-def timed(run: Callable[[], object], repeat: int) -> tuple[float, float, object]:
-    """Median and minimum wall time of ``repeat`` calls (after one warm-up), last result."""
-    result = run()
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times), min(times), result
-
-
 def cold_table(repeat: int) -> Table:
     """Table 1: each step timed inside ``repeat`` fresh interpreters."""
     runs = []
     for _ in range(repeat):
-        out = subprocess.run(
-            [sys.executable, "-c", COLD_SCRIPT], cwd=REPO_ROOT, capture_output=True, text=True
-        )
-        if out.returncode:
-            raise RuntimeError(out.stderr)
-        steps = json.loads(out.stdout)
+        child = fresh("-c", COLD_SCRIPT)
+        if child.error or not child.messages:
+            raise RuntimeError(child.error)
+        steps = child.messages[-1]
         runs.append([steps[0], steps[1], steps[0] + steps[1], *steps[2:]])
     table = Table(
         f"1. Table build, cold (fresh interpreter, {repeat} runs)",
@@ -204,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = cli.parse_args(argv)
     started = time.perf_counter()
     libraries = " / ".join(version(name) for name in ("treys", "eval7", "phevaluator"))
-    machine = machine_table(
+    facts = machine(
         [
             ("numpy", np.__version__),
             ("quintet-solver", f"{solver.__version__}, git {git_revision()}"),
@@ -215,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         load=False,
     )
     log("cold builds")
-    tables = [machine, cold_table(args.repeat)]
+    tables = [facts, cold_table(args.repeat)]
 
     hands8 = random_hands(args.hands, np.random.default_rng(args.seed))
     hands64 = hands8.astype(np.int64)
@@ -225,7 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "lrrrrl",
     )
     for hands in (hands8, hands64):
-        middle, best, ours = timed(lambda h=hands: solver.strength(h), args.repeat)
+        timing = timed(lambda h=hands: solver.strength(h), args.repeat, warmup=1)
+        middle, best, ours = timing.median, timing.best, timing.result
         rate = args.hands / middle
         batch.rows.append(
             [hands.dtype.name, f"{middle * 1e3:.1f} ms", mhps(rate)]
@@ -261,7 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for library, call, run, sign in other_evaluators(hands64[:n].tolist()):
         log(f"{library}: {call}")
-        middle, _, values = timed(run, args.repeat)
+        timing = timed(run, args.repeat, warmup=1)
+        middle, values = timing.median, timing.result
         speed.rows.append(
             [library, call, f"{middle / n * 1e6:.3f}", mhps(n / middle)]
             + [f"{rate / (n / middle):,.0f}x"]
@@ -276,7 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     k = min(args.single_hands, args.hands)
     rows = list(hands64[:k])
-    middle, _, single = timed(lambda: [solver.strength(hand) for hand in rows], args.repeat)
+    timing = timed(lambda: [solver.strength(hand) for hand in rows], args.repeat, warmup=1)
+    middle, single = timing.median, timing.result
     single_rate = k / middle
     overhead = Table(
         f"4. Our per-call overhead: strength(hand) one hand at a time, {k:,} hands, "
@@ -303,9 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(checked exactly by sorting).",
     ]
     tables += [batch, speed, overhead, agreement]
-    print_tables(
-        tables, args.markdown, f"Total benchmark time: {time.perf_counter() - started:.1f} s"
-    )
+    show(tables, args.markdown, f"Total benchmark time: {time.perf_counter() - started:.1f} s")
     return 0
 
 

@@ -27,33 +27,39 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from _common import Table, machine_table, median, met, p95, parser, print_tables, seconds, version
+from harness import (
+    Table,
+    emit,
+    fresh,
+    log,
+    machine,
+    median,
+    met,
+    p95,
+    parser,
+    seconds,
+    show,
+    timed,
+    version,
+)
 
 from solver.app.arguments import non_negative_int, positive_int
 
-# One fresh interpreter per deal for the in-process figures (no cache shared across deals).
-_IN_PROCESS = """
-import json, sys, time
-from solver.analysis.grade import grade
-from solver.game.deal import deal
-from solver.models.heuristics import greedy_arrangement
-mine, theirs = deal(int(sys.argv[1])).holdings
-arrangement = greedy_arrangement(mine)
-t0 = time.perf_counter(); first = grade(arrangement, theirs)
-t1 = time.perf_counter(); grade(arrangement, theirs)
-t2 = time.perf_counter()
-print(json.dumps({"solved": t1 - t0, "known": t2 - t1, "loss": first.equilibrium_loss}))
-"""
 GOALS = {"process known": 1.0, "process solved": 3.0}
 
 
-def _timed(command: list[str]) -> tuple[float, str]:
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
-    return time.perf_counter() - started, done.stdout
+def child(seed: int) -> None:
+    """In a fresh interpreter (no cache shared across deals): grade twice, no book."""
+    from solver.analysis.grade import grade
+    from solver.game.deal import deal
+    from solver.models.heuristics import greedy_arrangement
+
+    mine, theirs = deal(seed).holdings
+    arrangement = greedy_arrangement(mine)
+    run = timed(lambda: grade(arrangement, theirs), repeats=2)
+    emit(solved=run.wall[0], known=run.wall[1], loss=run.result.equilibrium_loss)
 
 
 def measure(seed: int, book: Path) -> dict[str, float]:
@@ -64,14 +70,15 @@ def measure(seed: int, book: Path) -> dict[str, float]:
     arrangement = greedy_arrangement(deal(seed).holdings[0]).format(ascii=True)
     command = [sys.executable, "-m", "solver.cli", "grade", arrangement, "--seed", str(seed)]
     command += ["--book", str(book), "--json"]
-    solved, _ = _timed(command)
-    known, out = _timed(command)
-    assert json.loads(out)["book"]["from_book"], "the second grade must come from the book"
-    _, out = _timed([sys.executable, "-c", _IN_PROCESS, str(seed)])
-    inside = json.loads(out)
+    run = timed(lambda: subprocess.run(command, capture_output=True, text=True, check=True), 2)
+    assert json.loads(run.result.stdout)["book"]["from_book"], "the second grade: from the book"
+    done = fresh(__file__, "--child", str(seed))
+    if done.error or not done.messages:
+        sys.exit(f"seed {seed}: {done.error}")
+    inside = done.messages[-1]
     return {
-        "process solved": solved,
-        "process known": known,
+        "process solved": run.wall[0],
+        "process known": run.wall[1],
         "in-process solved": inside["solved"],
         "in-process known": inside["known"],
         "loss": inside["loss"],
@@ -83,14 +90,15 @@ def main() -> int:
     cli.add_argument("--deals", type=positive_int, default=20, help="deals (default 20)")
     cli.add_argument("--seed", type=non_negative_int, default=1, help="first seed (default 1)")
     args = cli.parse_args()
+    if args.child:
+        child(int(args.child[0]))
+        return 0
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for seed in range(args.seed, args.seed + args.deals):
             rows.append(measure(seed, Path(folder) / "book.sqlite"))
-            print(f"seed {seed}: {rows[-1]}", file=sys.stderr)
-    machine = machine_table(
-        [("ortools", version("ortools"))], f"deals={args.deals} seed={args.seed}"
-    )
+            log(f"seed {seed}: {rows[-1]}")
+    facts = machine([("ortools", version("ortools"))], f"deals={args.deals} seed={args.seed}")
     table = Table(
         f"Grading the greedy arrangement of {args.deals} deals",
         "what; median; p95; max; goal",
@@ -100,16 +108,14 @@ def main() -> int:
         values = [row[key] for row in rows]
         goal = GOALS.get(key)
         verdict = "" if goal is None else f"<= {goal:g} s: {met(median(values) <= goal)}"
-        table.rows.append(
-            [key, seconds(median(values)), seconds(p95(values)), seconds(max(values)), verdict]
-        )
+        table.add(key, seconds(median(values)), seconds(p95(values)), seconds(max(values)), verdict)
     mean_loss = sum(row["loss"] for row in rows) / len(rows)
     table.notes.append(
         "process: the whole `quintet grade` command, start-up included; known: the "
         "equilibrium read from the solution book, the holding's frontier computed afresh"
     )
     table.notes.append(f"mean equilibrium loss of the greedy arrangements: {mean_loss:.3f} points")
-    print_tables([machine, table], args.markdown, "")
+    show([facts, table], args.markdown)
     return 0
 
 

@@ -14,65 +14,55 @@ failed, and this script then exits with status 1.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import os
 import platform
-import subprocess
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from _common import cpu_model, git_revision
+from harness import cpu_model, fresh, git_revision, log, parser, python_version
 
 HERE = Path(__file__).resolve().parent
 
-# (title, script, full arguments, quick arguments)
+# (title, script, full arguments: the sizes RESULTS.md states, quick arguments)
 BENCHMARKS = [
-    ("Evaluator", "bench_evaluator.py", [], ["--hands", "1000000", "--repeat", "3"]),
+    ("Evaluator", "bench_evaluator.py", "", "--hands 1000000 --repeat 3"),
     (
         "Best response (CP-SAT)",
         "bench_best_response.py",
-        [],
-        ["--deals", "5", "--direct-deals", "1", "--direct-time-limit", "5", "--mixture-deals", "2"],
+        "",
+        "--deals 5 --direct-deals 1 --direct-time-limit 5 --mixture-deals 2",
     ),
     (
         "Frontier and equilibrium",
         "bench_equilibrium.py",
-        [],
-        ["--mirror-deals", "3", "--independent-deals", "2"],
+        "",
+        "--mirror-deals 3 --independent-deals 2",
     ),
-    (
-        "Restricted games: warm simplex against GLOP",
-        "bench_simplex.py",
-        [],
-        ["--deals", "3", "--first", "2"],
-    ),
+    ("Restricted games: warm simplex against GLOP", "bench_simplex.py", "", "--deals 3 --first 2"),
     (
         "Faster equilibria: frontier and exact equilibria on 100 deals per mode",
         "bench_fast.py",
-        ["--deals", "100"],
-        ["--quick"],
+        "--deals 100",
+        "--quick",
     ),
-    ("Tournament", "bench_tournament.py", ["--deals", "100"], ["--deals", "4"]),
-    ("Grading", "bench_grade.py", ["--deals", "20"], ["--deals", "3"]),
-    (
-        "Solution book",
-        "bench_book.py",
-        ["--margin", "40", "--win", "20"],
-        ["--margin", "4", "--win", "2"],
-    ),
+    ("Tournament", "bench_tournament.py", "--deals 100", "--deals 4"),
+    ("Grading", "bench_grade.py", "--deals 20", "--deals 3"),
+    ("Solution book", "bench_book.py", "--margin 40 --win 20", "--margin 4 --win 2"),
 ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks; write RESULTS.md."""
-    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    cli = parser(__doc__)
     cli.add_argument("--quick", action="store_true", help="small parameters")
     cli.add_argument("--out", default=str(HERE / "RESULTS.md"))
     cli.add_argument("--only", default=None, help="comma-separated script names to run")
     args = cli.parse_args(argv)
+    scripts = [script for _, script, _, _ in BENCHMARKS]
+    if args.only and (unknown := set(args.only.split(",")) - set(scripts)):
+        cli.error(f"--only: unknown scripts {', '.join(sorted(unknown))}")
     started = dt.datetime.now(dt.timezone.utc)
     header = [
         "# Benchmark results",
@@ -85,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"| date | {started.strftime('%Y-%m-%d %H:%M UTC')} |",
         f"| machine | {cpu_model()}, {os.cpu_count()} logical CPUs, "
         f"{platform.system()} {platform.release()} |",
-        f"| python | {platform.python_implementation()} {platform.python_version()} |",
+        f"| python | {python_version()} |",
         f"| git revision | {git_revision()} |",
         f"| load average at start | {' / '.join(f'{x:.2f}' for x in os.getloadavg())} |",
         f"| parameters | {'quick' if args.quick else 'full'} |",
@@ -95,22 +85,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     for title, script, full, quick in BENCHMARKS:
         if args.only and script not in args.only.split(","):
             continue
-        arguments = quick if args.quick else full
-        print(f"running {script} {' '.join(arguments)}", file=sys.stderr)
-        clock = time.perf_counter()
-        command = [sys.executable, str(HERE / script), "--markdown", *arguments]
-        done = subprocess.run(command, capture_output=True, text=True, cwd=HERE.parent)
+        arguments = (quick if args.quick else full).split()
+        log(f"running {script} {' '.join(arguments)}")
+        done = fresh(str(HERE / script), "--markdown", *arguments, raw=True)
         body = done.stdout.strip()
-        if done.returncode != 0:
+        if done.error:
             failed = True
-            body += f"\n\n**FAILED** (exit status {done.returncode}):\n\n"
-            body += f"```\n{done.stderr[-3000:]}\n```"
+            body += f"\n\n**FAILED**:\n\n```\n{done.error}\n```"
         sections.append(
             f"## {title}\n\n`python benchmarks/{script} {' '.join(arguments)}` "
-            f"({time.perf_counter() - clock:.0f} s)\n\n{body}\n"
+            f"({done.wall:.0f} s)\n\n{body}\n"
         )
     Path(args.out).write_text("\n".join(header) + "\n" + "\n".join(sections), encoding="utf-8")
-    print(f"wrote {args.out}", file=sys.stderr)
+    log(f"wrote {args.out}")
     return 1 if failed else 0
 
 

@@ -1,0 +1,334 @@
+"""The benchmark harness: timing, fresh processes, alternatives, machine facts, tables.
+
+Not part of the package: the scripts import it as a sibling module.  It imports
+nothing of ``solver``, so a child process measuring another checkout
+(``--baseline PATH``) loads that checkout's package only.
+
+* :func:`timed` times a callable ``repeats`` times (wall and CPU, after
+  untimed warm-up calls); :func:`fresh` runs ``python ARGS`` in a new
+  interpreter on a checkout, with a deadline, and collects the JSON lines
+  the child printed (:func:`emit`), even when it is killed.
+* :func:`alternate` measures every alternative on one item before the next
+  item, so that all of them see the same load.
+* :func:`parser` gives every script ``--markdown``, a hidden ``--child`` (its
+  part run in a fresh process), optionally ``--baseline PATH``, and one-line
+  errors with exit status 2; :func:`implementations` names the checkouts.
+* :class:`Table` renders GitHub markdown or aligned text; :func:`show` prints
+  the tables and a footer; :func:`machine` is the table of machine facts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib.metadata
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+# --------------------------------------------------------------------------- timing
+
+
+@dataclass
+class Timing:
+    """Wall and CPU seconds of each timed call, and the last call's result."""
+
+    wall: list[float]
+    cpu: list[float]
+    result: Any
+
+    @property
+    def median(self) -> float:
+        return median(self.wall)
+
+    @property
+    def best(self) -> float:
+        return min(self.wall)
+
+    @property
+    def cpu_median(self) -> float:
+        return median(self.cpu)
+
+
+def timed(call: Callable[[], Any], repeats: int = 1, warmup: int = 0) -> Timing:
+    """``warmup`` untimed calls, then ``repeats`` timed ones (process CPU time: all threads)."""
+    result = None
+    for _ in range(warmup):
+        result = call()
+    wall, cpu = [], []
+    for _ in range(repeats):
+        started, cpu_started = time.perf_counter(), time.process_time()
+        result = call()
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - cpu_started)
+    return Timing(wall, cpu, result)
+
+
+@dataclass
+class Child:
+    """What a fresh process printed: its JSON lines, its wall time, what went wrong."""
+
+    messages: list[Any]
+    wall: float
+    error: str = ""
+    stdout: str = ""
+
+
+def fresh(
+    *arguments: str, root: Path | None = None, timeout: float | None = None, raw: bool = False
+) -> Child:
+    """Run ``python ARGUMENTS`` in a new interpreter importing the checkout ``root``.
+
+    ``root`` (default this checkout) goes first on ``PYTHONPATH`` and is the
+    working directory.  A child still running at ``timeout`` seconds is killed;
+    the lines it printed are kept and ``error`` says so (a failing child: the end
+    of its stderr).  ``raw`` keeps the whole stdout instead of parsing it.
+    """
+    root = (root or REPO_ROOT).resolve()
+    path = os.environ.get("PYTHONPATH")
+    env = os.environ | {"PYTHONPATH": str(root) + (os.pathsep + path if path else "")}
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [sys.executable, *arguments],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=root,
+            timeout=timeout,
+        )
+        out, error = done.stdout, done.stderr[-2000:] if done.returncode else ""
+    except subprocess.TimeoutExpired as expired:
+        out = expired.stdout.decode() if isinstance(expired.stdout, bytes) else expired.stdout
+        out, error = out or "", f"killed after {timeout:.0f} s"
+    wall = time.perf_counter() - started
+    if raw:
+        return Child([], wall, error, out)
+    return Child([json.loads(line) for line in out.splitlines() if line[:1] in "{["], wall, error)
+
+
+def emit(**fields: Any) -> None:
+    """In a child process: one JSON line for the parent (:func:`fresh`)."""
+    print(json.dumps(fields), flush=True)
+
+
+def alternate(
+    items: Iterable[Any], alternatives: Sequence[str], measure: Callable[[Any, str], Any]
+) -> dict[str, list[Any]]:
+    """``measure(item, alternative)`` for every alternative, item after item; None is dropped."""
+    found: dict[str, list[Any]] = {name: [] for name in alternatives}
+    for item in items:
+        for name in alternatives:
+            if (result := measure(item, name)) is not None:
+                found[name].append(result)
+    return found
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def median(values: Iterable[float]) -> float:
+    return float(statistics.median(values))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear interpolation between order statistics (numpy's default)."""
+    return float(np.percentile(np.asarray(values, dtype=np.float64), q))
+
+
+def p95(values: Sequence[float]) -> float:
+    return percentile(values, 95)
+
+
+def seconds(value: float) -> str:
+    """``0.123 s`` below ten seconds, ``12.3 s`` above."""
+    return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
+
+
+def ms(value: float) -> str:
+    """Milliseconds, for values in seconds."""
+    return f"{1000 * value:.1f} ms"
+
+
+def spread(values: Sequence[float], fmt: Callable[[float], str] = seconds) -> list[str]:
+    """Median, p95 and maximum, formatted."""
+    return [fmt(median(values)), fmt(p95(values)), fmt(max(values))]
+
+
+def met(ok: bool) -> str:
+    return "yes" if ok else "NO"
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass
+class Table:
+    """A titled table of cells, rendered as markdown or plain text.
+
+    ``headers`` is a list or one string separated by ``"; "``; ``align`` has one
+    character per column: ``"l"`` (left) or ``"r"`` (right).
+    """
+
+    title: str
+    headers: list[str] | str
+    align: str
+    rows: list[list[str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.headers, str):
+            self.headers = self.headers.split("; ")
+
+    def add(self, *cells: object) -> None:
+        """Append a row: the cells, or one string of cells separated by ``"; "``."""
+        if len(cells) == 1 and isinstance(cells[0], str):
+            cells = tuple(cells[0].split("; "))
+        self.rows.append([str(cell) for cell in cells])
+
+    def render(self, markdown: bool) -> str:
+        """The table as GitHub markdown (``markdown=True``) or aligned plain text."""
+        if markdown:
+            rule = "|" + "|".join("---:" if a == "r" else ":---" for a in self.align) + "|"
+            lines = [f"### {self.title}", "", _md_line(self.headers), rule]
+            lines += [_md_line(row) for row in self.rows]
+            return "\n".join(lines + ([""] if self.notes else []) + [f"- {n}" for n in self.notes])
+        widths = [max(map(len, column)) for column in zip(self.headers, *self.rows, strict=True)]
+
+        def line(cells: Sequence[str]) -> str:
+            padded = zip(cells, widths, self.align, strict=True)
+            return "  ".join(c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in padded).rstrip()
+
+        lines = [self.title, "=" * len(self.title), line(self.headers)]
+        lines += ["  ".join("-" * w for w in widths), *map(line, self.rows)]
+        return "\n".join(lines + [f"  * {n}" for n in self.notes])
+
+
+def _md_line(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def show(tables: Sequence[Table], markdown: bool, footer: str = "") -> None:
+    """Print the tables, then a footer line."""
+    print("\n\n".join(table.render(markdown) for table in tables))
+    print(f"\n{footer}")
+
+
+def log(message: str) -> None:
+    """Progress on stderr, so that stdout holds only the tables."""
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- machine facts
+
+
+def version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for text in cpuinfo:
+                if text.startswith("model name"):
+                    return text.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def git_revision(root: Path = REPO_ROOT) -> str:
+    """The short commit of a checkout, and which tracked files differ from it."""
+
+    def git(*arguments: str) -> str:
+        return subprocess.run(
+            ["git", *arguments], cwd=root, capture_output=True, text=True, check=True, timeout=10
+        ).stdout
+
+    try:
+        head = git("rev-parse", "--short", "HEAD").strip()
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    names = sorted({line[3:].split(" -> ")[-1] for line in dirty.splitlines() if line})
+    return f"{head}, modified: {', '.join(names)}" if names else head
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    try:
+        return " / ".join(f"{x:.2f}" for x in os.getloadavg()) + " (1 / 5 / 15 min)"
+    except OSError:
+        return "unknown"
+
+
+def python_version() -> str:
+    return f"{platform.python_implementation()} {platform.python_version()}"
+
+
+def machine(versions: Sequence[tuple[str, str]], parameters: str, load: bool = True) -> Table:
+    """Date, machine, load, Python, the given ``(item, version)`` rows and parameters."""
+    cpus = os.cpu_count() or 1
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
+    items = [
+        ("date", dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")),
+        ("platform", platform.platform()),
+        ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
+        *([("load average at start", load_average())] if load else []),
+        ("python", python_version()),
+        *versions,
+        ("parameters", parameters),
+    ]
+    return Table("Machine", ["item", "value"], "ll", [[key, value] for key, value in items])
+
+
+# --------------------------------------------------------------------------- command line
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """One line on stderr, exit status 2."""
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def parser(doc: str | None, baseline: bool = False) -> argparse.ArgumentParser:
+    """Options described by the module docstring: --markdown, the hidden --child, --baseline."""
+    text = (doc or "").strip()
+    result = _Parser(
+        description=text.splitlines()[0] if text else None,
+        epilog=text.split("\n\n", 1)[-1] if "\n\n" in text else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    result.add_argument("--markdown", action="store_true", help="print GitHub markdown tables")
+    result.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    if baseline:
+        result.add_argument("--baseline", type=_checkout, help="another checkout to measure too")
+    return result
+
+
+def _checkout(text: str) -> Path:
+    if not (Path(text) / "solver").is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a checkout (no solver/ in it)")
+    return Path(text).resolve()
+
+
+def implementations(args: argparse.Namespace) -> dict[str, Path]:
+    """This checkout, and the ``--baseline`` checkout when given, by name."""
+    baseline = getattr(args, "baseline", None)
+    return {"this checkout": REPO_ROOT} | ({"baseline": baseline} if baseline else {})
