@@ -56,9 +56,8 @@ from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, EquilibriumResult, 
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement
 from solver.game.rules import DEFAULT_RULES, Rules
-from solver.models.heuristics import greedy_arrangement
 from solver.models.mixture import Mixture
-from solver.models.opponents import Objective, Opponent, OpponentKind, expected_value
+from solver.models.opponents import Objective, Opponent, expected_value
 from solver.models.packets import check_holding
 from solver.response.frontier_response import frontier_best_response
 
@@ -291,9 +290,7 @@ def grade(
         won = float(expected_value(profile, win_equilibrium.column.opponent(rules), Objective.GAME))
         win_loss = _loss(win_equilibrium.value, won, win_equilibrium.gap)
     punisher = frontier_best_response(theirs, Opponent.known(arrangement, rules), Objective.MARGIN)
-    greedy = Opponent.known(
-        greedy_arrangement(theirs, rules), rules, holding=theirs, kind=OpponentKind.GREEDY
-    )
+    greedy = Opponent.greedy(theirs, rules)
     against_random, best_random = _against(mine, profile, Opponent.random(theirs, rules))
     against_greedy, best_greedy = _against(mine, profile, greedy)
     return Grade(

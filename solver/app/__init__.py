@@ -11,7 +11,7 @@ use case                       module
 =============================  ===============================================
 suggest, equilibrium           :mod:`solver.app.solving`
 grade, house, play a game      :mod:`solver.app.grading`
-opponents and players by name  :mod:`solver.app.registry`
+opponents and players by name  :mod:`solver.play.registry`
 limits of counts               :mod:`solver.app.limits`
 =============================  ===============================================
 """

@@ -27,6 +27,7 @@ from solver.game.deal import deal
 from solver.game.rules import DiscardMode, Rules
 
 __all__ = [
+    "DEFAULT_BOOK",
     "BookChoice",
     "EquilibriumRequest",
     "GradeRequest",
@@ -125,11 +126,15 @@ class BookChoice:
     enabled: bool = True
 
 
+DEFAULT_BOOK = BookChoice()
+"""The default book: the user's cache directory's, looked up and stored to."""
+
+
 @dataclass(frozen=True)
 class SuggestRequest:
     """The best arrangement of ``holdings.mine`` against an opponent model.
 
-    ``against`` names the model (see :mod:`solver.app.registry`; None: random,
+    ``against`` names the model (see :mod:`solver.play.registry`; None: random,
     or known when ``known`` is given); ``known`` is the opponent's
     arrangement text for ``against="known"``.  ``None`` means "not given":
     options that conflict are refused, options that do not apply are
@@ -148,7 +153,7 @@ class SuggestRequest:
     samples: int | None = None
     workers: int | None = None
     engine: str = "auto"
-    book: BookChoice = BookChoice()
+    book: BookChoice = DEFAULT_BOOK
 
 
 @dataclass(frozen=True)
@@ -162,7 +167,7 @@ class EquilibriumRequest:
     time_limit: float | None = None
     show: int = 10
     out: str | None = None
-    book: BookChoice = BookChoice()
+    book: BookChoice = DEFAULT_BOOK
 
 
 @dataclass(frozen=True)
@@ -174,7 +179,7 @@ class GradeRequest:
     arrangement: str
     payoff: str = "margin"
     time_limit: float | None = None
-    book: BookChoice = BookChoice()
+    book: BookChoice = DEFAULT_BOOK
 
 
 @dataclass(frozen=True)
@@ -186,4 +191,4 @@ class PlayRequest:
     arrangement: str
     opponent: str = "eq-margin"
     time_limit: float | None = None
-    book: BookChoice = BookChoice()
+    book: BookChoice = DEFAULT_BOOK

@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 
 from solver.app.answers import Answer, Notice, answer_of
-from solver.app.registry import opponent_model
 from solver.app.report_book import source_report
 from solver.app.report_solve import SuggestContext, equilibrium_report, suggest_report
 from solver.app.requests import BookChoice, EquilibriumRequest, Holdings, SuggestRequest
@@ -38,6 +37,7 @@ from solver.game.rules import Rules
 from solver.models.mixture import write_mixture
 from solver.models.opponents import Objective
 from solver.play.players import equilibrium_mixture, equilibrium_response
+from solver.play.registry import opponent_model
 from solver.response.best_response import DEFAULT_SAMPLES, top_responses
 from solver.response.frontier_response import frontier_best_response
 from solver.util.files import check_output_path

@@ -11,18 +11,18 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 from solver.app.arguments import non_negative_int, positive_int
+from solver.app.books import BookBuildRequest, BookStatsRequest, book_stats, build_book
 from solver.app.command import Command
 from solver.app.report import Output
-from solver.app.report_book import build_report, progress_line, stats_report
+from solver.app.report_book import progress_line
 from solver.app.requests import BookChoice
-from solver.book.build import BuildProgress, build
-from solver.book.stats import book_stats
-from solver.book.store import Book, default_book_path
+from solver.book.build import BuildProgress
+from solver.book.store import default_book_path
 from solver.cli.commands import rules_from_args
 from solver.cli.parsing import add_command_parser
+from solver.cli.render import shown
 
 __all__ = ["COMMANDS", "add_book_arguments", "book_choice"]
 
@@ -102,20 +102,17 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _build(args: argparse.Namespace) -> Output:
-    payoffs = ["margin", "win"] if args.payoff == "both" else [args.payoff]
-    path = Path(args.book) if args.book else default_book_path()
-    summary = build(
-        path,
-        rules_from_args(args),
-        payoffs,
+    request = BookBuildRequest(
+        path=args.book,
+        rules=rules_from_args(args),
+        payoff=args.payoff,
         deals=None if args.all else args.deals,
         seed=args.seed,
         jobs=args.jobs,
         backend=args.backend,
         scheduler=args.scheduler,
-        on_progress=_Progress(),
     )
-    return build_report(summary, path)
+    return shown(build_book(request, on_progress=_Progress()), args)
 
 
 def _stats_arguments(parser: argparse.ArgumentParser) -> None:
@@ -128,8 +125,7 @@ def _stats_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _stats(args: argparse.Namespace) -> Output:
-    with Book(args.book, create=False) as book:
-        return stats_report(book_stats(book), book.path)
+    return shown(book_stats(BookStatsRequest(args.book)), args)
 
 
 def _book_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from contextlib import AbstractContextManager, nullcontext
-from typing import IO
+from dataclasses import replace
 
 from solver.app.arguments import non_negative_int, positive_float
 from solver.app.command import Command
-from solver.app.games_csv import GamesCsv, finished_deals
 from solver.app.limits import MAX_DEALS, MAX_JOBS, MAX_SEED, bounded_int
 from solver.app.report import Output
-from solver.app.report_games import tournament_report
+from solver.app.sessions import PlaySessionRequest, play_session
+from solver.app.tournaments import TournamentRequest, TournamentRun
 from solver.cli.commands import rules_from_args
-from solver.cli.commands_book import add_book_arguments
-from solver.errors import QuintetError
-from solver.play.players import PLAYER_NAMES
-from solver.play.tournament import (
-    DASK_CONNECT_TIMEOUT,
-    TournamentConfig,
-    run,
-    used_jobs,
-)
-from solver.util.files import atomic_output, check_output_path
+from solver.cli.commands_book import add_book_arguments, book_choice
+from solver.cli.render import shown, warn
+from solver.play.registry import PLAYER_NAMES
+from solver.play.tournament import DASK_CONNECT_TIMEOUT
 
 __all__ = ["COMMANDS"]
 
@@ -108,78 +101,35 @@ class _Progress:
                 sys.stderr.write("\n")
 
 
-def _tournament_checks(args: argparse.Namespace, config: TournamentConfig) -> int:
-    """Refuse or warn about option combinations before the work; the jobs used."""
-    if args.resume and args.csv is None:
-        raise QuintetError("--resume needs --csv FILE (the file to resume)")
-    if args.scheduler is not None and args.backend != "dask":
-        raise QuintetError("--scheduler needs --backend dask")
-    if args.csv is not None:
-        check_output_path(args.csv)
-    if args.scheduler is None and args.connect_timeout != DASK_CONNECT_TIMEOUT:
-        print("quintet: warning: --connect-timeout applies only to --scheduler", file=sys.stderr)
-    eq_players = [p for p in config.players if p.startswith("eq-")]
-    if args.eq_time_limit is not None and not eq_players:
-        print("quintet: warning: --eq-time-limit applies only to eq-* players", file=sys.stderr)
-    if args.backend == "dask":
-        return int(args.jobs)
-    jobs = used_jobs(args.jobs, config.deals)
-    if jobs < args.jobs:
-        print(
-            f"quintet: warning: --jobs {args.jobs}: using {jobs} (one per core and per deal)",
-            file=sys.stderr,
-        )
-    return jobs
-
-
 def _tournament(args: argparse.Namespace) -> Output:
-    config = TournamentConfig(
+    request = TournamentRequest(
         players=tuple(args.players.split(",")),
         deals=args.deals,
         seed=args.seed,
         rules=rules_from_args(args),
         equilibrium_time_limit=args.eq_time_limit,
+        jobs=args.jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        connect_timeout=args.connect_timeout,
+        csv=args.csv,
+        resume=args.resume,
     )
-    jobs = _tournament_checks(args, config)
-    done = finished_deals(args.csv, config) if args.resume else {}
-    if len(done) == config.deals:
-        text = f"all {config.deals} deals are already in {args.csv}: nothing to play"
-        return Output(text, {"deals": config.deals, "resumed_deals": len(done), "csv": args.csv})
-    progress = _Progress(config.deals - len(done), sys.stderr.isatty() and not args.json)
-    sheets: list[GamesCsv] = []  # an interrupt before any new deal keeps the old file
-    sink: AbstractContextManager[IO[str] | None] = (
-        atomic_output(args.csv, keep_on_interrupt=lambda: sheets[0].deals > len(done))
-        if args.csv is not None
-        else nullcontext()
-    )
-    with sink as handle:
-        sheet = GamesCsv(handle, done)
-        sheets.append(sheet)
-        try:
-            result = run(
-                config,
-                jobs=jobs,
-                backend=args.backend,
-                scheduler=args.scheduler,
-                connect_timeout=args.connect_timeout,
-                on_deal=progress,
-                on_record=sheet.save,
-                skip=done,
+    tournament = TournamentRun(request)
+    warn(tournament.warnings, args.flags)  # before the work, not after it
+    remaining = request.deals - len(tournament.done)
+    progress = _Progress(remaining, sys.stderr.isatty() and not args.json)
+    try:
+        answer = tournament.play(on_deal=progress)
+    except KeyboardInterrupt:
+        if args.csv is not None:
+            print(
+                f"quintet: {tournament.saved} of {request.deals} deals are in {args.csv}; "
+                "run the same command with --resume to play the others",
+                file=sys.stderr,
             )
-        except KeyboardInterrupt:
-            if args.csv is not None:
-                print(
-                    f"quintet: {sheet.deals} of {config.deals} deals are in {args.csv}; "
-                    "run the same command with --resume to play the others",
-                    file=sys.stderr,
-                )
-            raise
-        sheet.finish(result.records)
-    output = tournament_report(result, args.lang, jobs=jobs)
-    if not done:
-        return output
-    note = f"resumed: {len(done)} deals were already in {args.csv} (in the CSV, not in this report)"
-    return Output(f"{output.text}\n{note}", {**output.payload, "resumed_deals": len(done)})
+        raise
+    return shown(replace(answer, warnings=()), args)
 
 
 def _play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -198,48 +148,15 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
     add_book_arguments(parser)
 
 
-def _read(prompt: str) -> str:
-    return input(prompt)
-
-
 def _play(args: argparse.Namespace) -> None:
-    import numpy as np
-
-    from solver.app.report_grade import grade_lines
-    from solver.app.requests import fresh_seed
-    from solver.app.solving import source_of
-    from solver.cli.commands_book import book_choice
-    from solver.cli.commands_grade import described_with_source
-    from solver.game.deal import deal
-    from solver.play.interactive import play
-    from solver.play.players import player
-
-    rules = rules_from_args(args)
-    player(args.opponent)  # a bad name is an input error before the game starts
-    seed = fresh_seed() if args.seed is None else args.seed
-
-    def next_deal(game: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        # Game k of the session is the deal of seed + k, printed so it can be replayed.
-        print(f"seed {seed + game}")
-        return deal(seed + game, rules).holdings
-
-    holdings = next_deal(0)
-    # One source of equilibria for the computer, the hints and the grades: each
-    # deal is looked up in the book (or solved and stored) once.
-    solutions = source_of(book_choice(args))
-    status = play(
-        holdings[0],
-        holdings[1],
-        rules,
-        args.opponent,
-        np.random.default_rng([seed, 2]),
-        _read,
-        print,
-        args.lang,
-        describe=described_with_source(solutions, lambda grade: grade_lines(grade, args.lang)),
-        next_deal=next_deal,
-        solver=solutions,
+    request = PlaySessionRequest(
+        opponent=args.opponent,
+        seed=args.seed,
+        rules=rules_from_args(args),
+        book=book_choice(args),
+        lang=args.lang,
     )
+    status = play_session(request, input, print)
     if status:
         raise SystemExit(status)
 
@@ -256,6 +173,11 @@ COMMANDS: list[Command] = [
             "time_limit": "--eq-time-limit",
             "equilibrium_time_limit": "--eq-time-limit",
             "connect_timeout": "--connect-timeout",
+            "resume": "--resume",
+            "csv": "--csv",
+            "backend": "--backend",
+            "deals": "--deals",
+            "players": "--players",
         },
     ),
     Command(

@@ -10,38 +10,20 @@ they were looked up or solved (and stored).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from pathlib import Path
 
-from solver.analysis.grade import Grade
 from solver.app.arguments import non_negative_int, positive_int
 from solver.app.command import Command
-from solver.app.grading import from_book, grade_arrangement
+from solver.app.grading import grade_arrangement
 from solver.app.report import Output
-from solver.app.report_book import source_line
-from solver.app.report_grade import grade_lines
-from solver.app.requests import GradeRequest, fresh_seed, holdings
-from solver.app.solving import source_of
-from solver.book.source import EquilibriumSource
+from solver.app.requests import GradeRequest, holdings
+from solver.app.sessions import TrainRequest, train_series
 from solver.cli.commands import add_holdings_arguments, rules_from_args
 from solver.cli.commands_book import add_book_arguments, book_choice
 from solver.cli.render import shown
-from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import format_cards
 
-__all__ = ["COMMANDS", "described_with_source"]
-
-
-def described_with_source(
-    source: EquilibriumSource, describe: Callable[[Grade], list[str]]
-) -> Callable[[Grade], list[str]]:
-    """``describe``, then where the grade's equilibrium came from (``book: ...``)."""
-
-    def lines(result: Grade) -> list[str]:
-        return [*describe(result), source_line(source.path, from_book(source, result))]
-
-    return lines
+__all__ = ["COMMANDS"]
 
 
 def _grade_arguments(parser: argparse.ArgumentParser) -> None:
@@ -100,25 +82,16 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _train(args: argparse.Namespace) -> None:
-    from solver.play.training import Series, train
-
-    if args.resume and args.history is None:
-        raise QuintetError("--resume needs --history FILE.jsonl")
-    seed = fresh_seed() if args.seed is None else args.seed
-    series = Series(deals=args.deals, seed=seed, rules=rules_from_args(args))
-    solutions = source_of(book_choice(args))
-    status = train(
-        series,
-        input,
-        print,
-        args.lang,
-        describe=described_with_source(
-            solutions, lambda grade: grade_lines(grade, args.lang, likely=3)
-        ),
-        history=None if args.history is None else Path(args.history),
+    request = TrainRequest(
+        deals=args.deals,
+        seed=args.seed,
+        rules=rules_from_args(args),
+        history=args.history,
         resume=args.resume,
-        solver=solutions,
+        book=book_choice(args),
+        lang=args.lang,
     )
+    status = train_series(request, input, print)
     if status:
         raise SystemExit(status)
 
@@ -138,6 +111,6 @@ COMMANDS: list[Command] = [
         "the equilibrium's most likely arrangements; progress kept in a history file",
         _train_arguments,
         _train,
-        flags={"deals": "--deals", "history": "--history", "book": "--book"},
+        flags={"deals": "--deals", "history": "--history", "resume": "--resume", "book": "--book"},
     ),
 ]

@@ -47,6 +47,7 @@ from solver.errors import MixtureError, SolverError
 from solver.game.arrangement import Arrangement, points_against
 from solver.game.evaluator import hand_table, strength
 from solver.game.rules import DEFAULT_RULES, Rules
+from solver.models.heuristics import greedy_arrangement
 from solver.models.packets import check_holding, subsets
 
 __all__ = [
@@ -175,6 +176,21 @@ class Opponent:
     ) -> Opponent:
         """An opponent known to play ``arrangement``."""
         return cls.mixture([arrangement], [1.0], rules, holding=holding, kind=kind)
+
+    @classmethod
+    def greedy(cls, holding: Iterable[int], rules: Rules | None = None) -> Opponent:
+        """The opponent who lays ``holding`` out greedily (strongest packet last).
+
+        The one way to build it: :func:`~solver.models.heuristics.greedy_arrangement`
+        of the holding, known, of kind :attr:`OpponentKind.GREEDY`.
+
+        >>> Opponent.greedy(range(25)).kind is OpponentKind.GREEDY
+        True
+        """
+        rules = rules or DEFAULT_RULES
+        cards = check_holding(holding, rules, who="holding")
+        arrangement = greedy_arrangement(cards, rules)
+        return cls.known(arrangement, rules, holding=cards, kind=OpponentKind.GREEDY)
 
     @classmethod
     def mixture(

@@ -127,7 +127,7 @@ def _br_random(
 def _br_greedy(
     mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules, rng: np.random.Generator
 ) -> Arrangement:
-    opponent = Opponent.known(greedy_arrangement(theirs, rules), rules)
+    opponent = Opponent.greedy(theirs, rules)
     return frontier_best_response(mine, opponent, Objective.MARGIN).arrangement
 
 

@@ -32,7 +32,6 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from solver.app.limits import MAX_SAMPLES, MAX_TOP, MAX_WORKERS
-from solver.app.registry import OPPONENTS, PLAYER_NAMES
 from solver.app.report import deal_report, display_order, hand_report, score_report
 from solver.app.requests import (
     EquilibriumRequest,
@@ -52,6 +51,7 @@ from solver.game.deal import deal
 from solver.game.payloads import cards_payload, rules_payload
 from solver.game.rules import DiscardMode, Rules
 from solver.models.opponents import Objective
+from solver.play.registry import OPPONENTS, PLAYER_NAMES
 from solver.web.jobs import Job, JobManager, JobState
 
 __all__ = ["router"]

@@ -1,11 +1,11 @@
-"""Opponent models and computer players by name: the one table both faces choose from.
+"""Opponent models and computer players by name: the one registry every face and run uses.
 
 ``OPPONENTS`` are the models a best response answers (``suggest``'s
-``against``); ``equilibrium`` is not a model but "play the equilibrium", and
-a path ending in ``.json`` (or naming a file) is a mixture file, for the
-command line only.  The computer players (tournaments, games, the web's
-table) are :data:`solver.play.players.PLAYER_NAMES`, described by
-:func:`solver.play.players.describe_player`.
+``against``, the web's choices); ``equilibrium`` is not a model but "play
+the equilibrium", and a path ending in ``.json`` (or naming a file) is a
+mixture file, for the command line only.  The computer players
+(tournaments, games, the web's table, benchmarks) are :data:`PLAYER_NAMES`,
+made by :func:`player` and described by :func:`describe_player`.
 
 >>> sorted(OPPONENTS)
 ['equilibrium', 'greedy', 'house', 'known', 'random']
@@ -24,14 +24,21 @@ from pathlib import Path
 from solver.errors import MixtureError, QuintetError, SolverError
 from solver.game.arrangement import Arrangement
 from solver.game.rules import Rules
-from solver.models.heuristics import greedy_arrangement
 from solver.models.house import house_arrangement
 from solver.models.mixture import read_mixture
-from solver.models.opponents import Opponent, OpponentKind
-from solver.play.players import PLAYER_NAMES, describe_player
+from solver.models.opponents import Opponent
+from solver.play.players import PLAYER_NAMES, describe_player, player, players
 from solver.util.language import Phrase
 
-__all__ = ["OPPONENTS", "PLAYER_NAMES", "describe_player", "is_mixture_file", "opponent_model"]
+__all__ = [
+    "OPPONENTS",
+    "PLAYER_NAMES",
+    "describe_player",
+    "is_mixture_file",
+    "opponent_model",
+    "player",
+    "players",
+]
 
 OPPONENTS: dict[str, Phrase] = {
     "random": Phrase("arranges uniformly at random", "раскладывает случайно"),
@@ -64,9 +71,9 @@ def opponent_model(
     if against == "random":
         return Opponent.random(theirs, rules), "random"
     if against == "greedy":
-        arrangement = greedy_arrangement(theirs, rules)
-        opponent = Opponent.known(arrangement, rules, holding=theirs, kind=OpponentKind.GREEDY)
-        return opponent, f"greedy ({arrangement.format()})"
+        opponent = Opponent.greedy(theirs, rules)
+        assert opponent.arrangements is not None  # a known opponent has its arrangement
+        return opponent, f"greedy ({opponent.arrangements[0].format()})"
     if against == "house":
         arrangement = house_arrangement(theirs, rules)
         return Opponent.known(arrangement, rules, holding=theirs), f"house ({arrangement.format()})"

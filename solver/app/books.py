@@ -1,0 +1,78 @@
+"""The solution book's use cases: ``build`` (solve and store what is missing) and ``stats``.
+
+>>> import tempfile, pathlib
+>>> path = str(pathlib.Path(tempfile.mkdtemp()) / "missing.sqlite")
+>>> book_stats(BookStatsRequest(path))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+    ...
+solver.errors.BookError: book: ...missing.sqlite: no such file
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver.app.answers import Answer, answer_of
+from solver.app.report_book import build_report, stats_report
+from solver.book.build import BuildProgress, build
+from solver.book.stats import book_stats as stats_of
+from solver.book.store import Book, default_book_path
+from solver.errors import QuintetError
+from solver.game.rules import DEFAULT_RULES, Rules
+
+__all__ = ["BookBuildRequest", "BookStatsRequest", "book_stats", "build_book"]
+
+PAYOFF_CHOICES = {"margin": ("margin",), "win": ("win",), "both": ("margin", "win")}
+
+
+@dataclass(frozen=True)
+class BookBuildRequest:
+    """Solve and store ``deals`` seeded deals (None: every mirror class) for ``payoff``."""
+
+    path: str | None = None
+    rules: Rules = DEFAULT_RULES
+    payoff: str = "margin"
+    deals: int | None = None
+    seed: int = 0
+    jobs: int = 1
+    backend: str = "local"
+    scheduler: str | None = None
+
+
+@dataclass(frozen=True)
+class BookStatsRequest:
+    """What the book at ``path`` (None: the default book) holds."""
+
+    path: str | None = None
+
+
+def build_book(
+    request: BookBuildRequest, on_progress: Callable[[BuildProgress], None] | None = None
+) -> Answer:
+    """Build the book; ``on_progress`` sees the progress as deals finish (stored at once)."""
+    if request.payoff not in PAYOFF_CHOICES:
+        raise QuintetError(
+            f"payoff {request.payoff!r} is not margin, win or both", argument="payoff"
+        )
+    path = Path(request.path) if request.path else default_book_path()
+    summary = build(
+        path,
+        request.rules,
+        list(PAYOFF_CHOICES[request.payoff]),
+        deals=request.deals,
+        seed=request.seed,
+        jobs=request.jobs,
+        backend=request.backend,
+        scheduler=request.scheduler,
+        on_progress=on_progress,
+    )
+    return answer_of(lambda lang: build_report(summary, path))
+
+
+def book_stats(request: BookStatsRequest) -> Answer:
+    """The book's coverage, solve times and equilibria ex ante (the book is not created)."""
+    with Book(request.path, create=False) as book:
+        games, path = stats_of(book), book.path
+    return answer_of(lambda lang: stats_report(games, path))

@@ -1,0 +1,121 @@
+"""The interactive use cases: a ``train``\\ ing series and a ``play`` session at the table.
+
+Both talk to a person through two callables the face supplies: ``read``
+(a prompt in, a line out) and ``write`` (a line out).  Every deal's
+equilibrium comes from one :class:`~solver.book.source.EquilibriumSource`,
+shared by the computer, the hints and the grades, and each grade says where
+its equilibrium came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver.analysis.grade import Grade
+from solver.app.grading import from_book
+from solver.app.report_book import source_line
+from solver.app.report_grade import grade_lines
+from solver.app.requests import DEFAULT_BOOK, BookChoice, fresh_seed
+from solver.app.solving import source_of
+from solver.book.source import EquilibriumSource
+from solver.errors import QuintetError
+from solver.game.cards import Lang
+from solver.game.deal import deal
+from solver.game.rules import DEFAULT_RULES, Rules
+from solver.play.interactive import play
+from solver.play.registry import player
+from solver.play.training import Series, train
+
+__all__ = ["PlaySessionRequest", "TrainRequest", "play_session", "train_series"]
+
+Read = Callable[[str], str]
+Write = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class TrainRequest:
+    """A training series: ``deals`` deals from ``seed`` (None: fresh), kept in ``history``."""
+
+    deals: int = 10
+    seed: int | None = None
+    rules: Rules = DEFAULT_RULES
+    history: str | None = None
+    resume: bool = False
+    book: BookChoice = DEFAULT_BOOK
+    lang: Lang | str = Lang.EN
+
+
+@dataclass(frozen=True)
+class PlaySessionRequest:
+    """Games at the table against the computer player ``opponent``, from ``seed``."""
+
+    opponent: str = "eq-margin"
+    seed: int | None = None
+    rules: Rules = DEFAULT_RULES
+    book: BookChoice = DEFAULT_BOOK
+    lang: Lang | str = Lang.EN
+
+
+def _describe(
+    source: EquilibriumSource, lang: Lang | str, likely: int
+) -> Callable[[Grade], list[str]]:
+    """A grade's lines, then where its equilibrium came from (``book: ...``)."""
+
+    def lines(result: Grade) -> list[str]:
+        return [
+            *grade_lines(result, lang, likely=likely),
+            source_line(source.path, from_book(source, result)),
+        ]
+
+    return lines
+
+
+def train_series(request: TrainRequest, read: Read, write: Write) -> int:
+    """Run the series; the exit status (0: done or stopped by the player)."""
+    if request.resume and request.history is None:
+        raise QuintetError('resume needs history="FILE.jsonl"', argument="resume")
+    seed = fresh_seed() if request.seed is None else request.seed
+    series = Series(deals=request.deals, seed=seed, rules=request.rules)
+    source = source_of(request.book)
+    return train(
+        series,
+        read,
+        write,
+        request.lang,
+        describe=_describe(source, request.lang, likely=3),
+        history=None if request.history is None else Path(request.history),
+        resume=request.resume,
+        solver=source,
+    )
+
+
+def play_session(request: PlaySessionRequest, read: Read, write: Write) -> int:
+    """Play games until the player stops; the exit status."""
+    rules = request.rules
+    player(request.opponent)  # a bad name is an input error before the game starts
+    seed = fresh_seed() if request.seed is None else request.seed
+
+    def next_deal(game: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        # Game k of the session is the deal of seed + k, printed so it can be replayed.
+        write(f"seed {seed + game}")
+        return deal(seed + game, rules).holdings
+
+    holdings = next_deal(0)
+    source = source_of(request.book)
+    return play(
+        holdings[0],
+        holdings[1],
+        rules,
+        request.opponent,
+        np.random.default_rng([seed, 2]),
+        read,
+        write,
+        request.lang,
+        describe=_describe(source, request.lang, likely=0),
+        next_deal=next_deal,
+        solver=source,
+    )
