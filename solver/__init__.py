@@ -84,7 +84,7 @@ True
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.errors import (
     ArrangementError,
@@ -100,8 +100,48 @@ from solver.game.deal import Deal, deal
 from solver.game.evaluator import category, colex_index, hand_table, strength
 from solver.game.rules import Category, DiscardMode, Rules
 from solver.util.language import Lang
+from solver.version import __version__
 
-__version__ = "0.1.0"
+if TYPE_CHECKING:  # the lazy names, for type checkers (tests/test_public_api.py keeps them in step)
+    from solver.analysis.grade import Grade, Verdict, grade
+    from solver.analysis.house_search import (
+        HOUSE_FAMILY,
+        HouseFamily,
+        holdout_seeds,
+        training_seeds,
+    )
+    from solver.analysis.house_search import search as search_house_rules
+    from solver.book.build import build as build_book
+    from solver.book.lookup import BookAnswer, solve_with_book
+    from solver.book.source import DEFAULT_SOURCE, EquilibriumSource
+    from solver.book.stats import book_stats
+    from solver.book.store import Book, default_book_path
+    from solver.equilibria.double_oracle import IterationRecord
+    from solver.equilibria.equilibrium import EquilibriumResult
+    from solver.equilibria.equilibrium import solve as solve_equilibrium
+    from solver.equilibria.frontier_game import Payoff
+    from solver.errors import BookError
+    from solver.models.heuristics import greedy_arrangement, random_arrangement
+    from solver.models.house import HOUSE_RULE, HouseRule, house_arrangement, house_rule
+    from solver.models.mixture import Mixture, read_mixture, write_mixture
+    from solver.models.opponents import (
+        Objective,
+        Opponent,
+        OpponentKind,
+        PositionStats,
+        expected_value,
+        position_stats,
+        strength_probabilities,
+    )
+    from solver.models.packets import rank_counts, subsets
+    from solver.play.players import PLAYER_NAMES, Player, describe_player, player, players
+    from solver.play.registry import OPPONENTS, opponent_model
+    from solver.play.tournament import TournamentConfig, TournamentResult
+    from solver.play.tournament import run as run_tournament
+    from solver.response.best_response import best_response, top_responses
+    from solver.response.frontier import Frontier, cached_frontier
+    from solver.response.frontier_response import frontier_best_response
+    from solver.response.results import BestResponse, SolveStatus
 
 # The lazily imported names: public name -> "module" (the same name there) or
 # "module:name" (another name there).  The one place to update when a
@@ -164,6 +204,8 @@ _LAZY: dict[str, str] = {
     "describe_player": "solver.play.players",
     "player": "solver.play.players",
     "players": "solver.play.players",
+    "OPPONENTS": "solver.play.registry",
+    "opponent_model": "solver.play.registry",
     "TournamentConfig": "solver.play.tournament",
     "TournamentResult": "solver.play.tournament",
     "run_tournament": "solver.play.tournament:run",
@@ -190,6 +232,7 @@ __all__ = [
     "DEFAULT_SOURCE",
     "HOUSE_FAMILY",
     "HOUSE_RULE",
+    "OPPONENTS",
     "PLAYER_NAMES",
     "Arrangement",
     "ArrangementError",
@@ -247,6 +290,7 @@ __all__ = [
     "holdout_seeds",
     "house_arrangement",
     "house_rule",
+    "opponent_model",
     "parse_cards",
     "player",
     "players",

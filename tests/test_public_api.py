@@ -218,3 +218,27 @@ def test_notebooks_import_from_solver_only(path: Path) -> None:
             else:
                 assert not [a.name for a in node.names if a.name.startswith("solver.")]
     assert set(names) <= set(solver.__all__)
+
+
+def test_the_type_checking_imports_are_the_lazy_table() -> None:
+    """The ``if TYPE_CHECKING:`` block names exactly the lazy table's targets."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(solver))
+    [block] = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+    ]
+    imported = {
+        alias.asname or alias.name: f"{node.module}:{alias.name}"
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    expected = {
+        name: target if ":" in target else f"{target}:{name}"
+        for name, target in solver._LAZY.items()
+    }
+    assert imported == expected

@@ -41,12 +41,12 @@ from typing import Any
 
 import numpy as np
 
-from solver import __version__
 from solver.book import codec
 from solver.book.canonical import CARD_PERMUTATIONS
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff
 from solver.errors import BookError
 from solver.game.rules import DiscardMode, Rules
+from solver.version import __version__
 
 __all__ = ["FORMAT", "SCHEMA_VERSION", "Book", "Entry", "default_book_path", "record"]
 

@@ -12,11 +12,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from solver import __version__
 from solver.cli import streams
 from solver.cli.parsing import NOTATION, Parser, add_command_parser
 from solver.errors import UsageError
 from solver.util.json_text import to_json
+from solver.version import __version__
 
 __all__ = ["build_parser", "main"]
 

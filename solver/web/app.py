@@ -22,8 +22,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from solver import __version__
 from solver.errors import QuintetError
+from solver.version import __version__
 from solver.web.api import router
 from solver.web.jobs import JobManager
 

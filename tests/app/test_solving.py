@@ -80,7 +80,9 @@ def test_conflicting_options_are_refused_naming_the_field(options, field) -> Non
     [
         (None, "As", Rules(), "opponent_cards needs cards (your holding) too"),
         (
-            " ".join(["7c 7d 7h 7s 8c 8d 8h 8s 9c 9d 9h 9s Tc Td Th Ts Jc Jd Jh Js Qc Qd Qh Qs Kc"]),
+            " ".join(
+                ["7c 7d 7h 7s 8c 8d 8h 8s 9c 9d 9h 9s Tc Td Th Ts Jc Jd Jh Js Qc Qd Qh Qs Kc"]
+            ),
             None,
             Rules(discard_mode="independent"),
             "opponent_cards are needed in independent mode",
