@@ -54,6 +54,7 @@ from harness import (
     show,
     timed,
 )
+
 from solver.app.arguments import non_negative_int, positive_int
 
 TOLERANCE = 1e-9

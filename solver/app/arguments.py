@@ -16,8 +16,15 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
-__all__ = ["non_negative_float", "non_negative_int", "positive_float", "positive_int"]
+__all__ = [
+    "bounded_int",
+    "non_negative_float",
+    "non_negative_int",
+    "positive_float",
+    "positive_int",
+]
 
 
 def non_negative_int(text: str) -> int:
@@ -87,3 +94,24 @@ def non_negative_float(text: str) -> float:
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be a non-negative number")
     return value
+
+
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high``.
+
+    >>> bounded_int(1, 100)("1000")
+    Traceback (most recent call last):
+        ...
+    argparse.ArgumentTypeError: '1000' must be at most 100
+    """
+
+    def parse(text: str) -> int:
+        value = non_negative_int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at least {low}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at most {high}")
+        return value
+
+    parse.__name__ = f"integer_{low}_to_{high}"
+    return parse

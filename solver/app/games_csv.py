@@ -89,11 +89,11 @@ def finished_deals(path: str | Path, config: TournamentConfig) -> dict[int, list
         if not 0 <= index < config.deals or seed != deal_seed(config.seed, index):
             raise FileError(
                 f"{path}: line {number}: deal {index} is not one of this tournament's "
-                "deals (other --deals or --seed?)"
+                "deals (other deals or another seed?)"
             )
         if (row[2], row[3], row[4]) not in games:
             raise FileError(
-                f"{path}: line {number}: {row[2]} vs {row[3]} is not a game of these --players"
+                f"{path}: line {number}: {row[2]} vs {row[3]} is not a game of these players"
             )
         by_deal.setdefault(index, []).append(row)
     return {

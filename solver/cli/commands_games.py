@@ -6,9 +6,9 @@ import argparse
 import sys
 from dataclasses import replace
 
-from solver.app.arguments import non_negative_int, positive_float
+from solver.app.arguments import bounded_int, non_negative_int, positive_float
 from solver.app.command import Command
-from solver.app.limits import MAX_DEALS, MAX_JOBS, MAX_SEED, bounded_int
+from solver.app.limits import MAX_DEALS, MAX_JOBS, MAX_SEED
 from solver.app.report import Output
 from solver.app.sessions import PlaySessionRequest, play_session
 from solver.app.tournaments import TournamentRequest, TournamentRun

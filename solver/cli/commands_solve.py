@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from solver.app.arguments import non_negative_float, positive_float
+from solver.app.arguments import bounded_int, non_negative_float, positive_float
 from solver.app.command import Command
-from solver.app.limits import MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS, bounded_int
+from solver.app.limits import MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS
 from solver.app.report import Output
 from solver.app.requests import EquilibriumRequest, SuggestRequest, parse_fixed
 from solver.app.solving import equilibrium, suggest
