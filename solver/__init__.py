@@ -44,7 +44,7 @@ Mixture, read_mixture, write_mixture
     Mixed strategies and their JSON file (:mod:`solver.models.mixture`).
 rank_counts, subsets
     Holdings' rank counts and the packets of a holding (:mod:`solver.models.packets`).
-best_response, top_responses, BestResponse, SolveStatus
+best_response, top_responses, BestResponse, SolveStatus, Engine
     Exact best responses by CP-SAT (:mod:`solver.response.best_response`).
 frontier_best_response, Frontier, cached_frontier
     Exact best responses over the strategy frontier (:mod:`solver.response`).
@@ -141,7 +141,7 @@ if TYPE_CHECKING:  # the lazy names, for type checkers (tests/test_public_api.py
     from solver.response.best_response import best_response, top_responses
     from solver.response.frontier import Frontier, cached_frontier
     from solver.response.frontier_response import frontier_best_response
-    from solver.response.results import BestResponse, SolveStatus
+    from solver.response.results import BestResponse, Engine, SolveStatus
 
 # The lazily imported names: public name -> "module" (the same name there) or
 # "module:name" (another name there).  The one place to update when a
@@ -169,6 +169,7 @@ _LAZY: dict[str, str] = {
     # best responses
     "BestResponse": "solver.response.results",
     "SolveStatus": "solver.response.results",
+    "Engine": "solver.response.results",
     "best_response": "solver.response.best_response",
     "top_responses": "solver.response.best_response",
     "frontier_best_response": "solver.response.frontier_response",
@@ -244,6 +245,7 @@ __all__ = [
     "Category",
     "Deal",
     "DiscardMode",
+    "Engine",
     "EquilibriumResult",
     "EquilibriumSource",
     "Frontier",

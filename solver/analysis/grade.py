@@ -285,9 +285,11 @@ def grade(
     win_equilibrium, win_loss = None, None
     if payoff != "margin":
         win_equilibrium = _checked_equilibrium(
-            solver(mine, theirs, rules, Payoff.WIN), mine, theirs, rules
+            solver(mine, theirs, rules, Payoff.GAME_RESULT), mine, theirs, rules
         )
-        won = float(expected_value(profile, win_equilibrium.column.opponent(rules), Objective.GAME))
+        won = float(
+            expected_value(profile, win_equilibrium.column.opponent(rules), Objective.GAME_RESULT)
+        )
         win_loss = _loss(win_equilibrium.value, won, win_equilibrium.gap)
     punisher = frontier_best_response(theirs, Opponent.known(arrangement, rules), Objective.MARGIN)
     greedy = Opponent.greedy(theirs, rules)

@@ -32,7 +32,7 @@ __all__ = ["from_book", "grade_arrangement", "house", "play", "with_source"]
 
 def from_book(source: EquilibriumSource, result: Grade) -> bool:
     """Whether every equilibrium ``result`` was graded against came from the book."""
-    payoffs = [Payoff.MARGIN] + ([Payoff.WIN] if result.win_equilibrium is not None else [])
+    payoffs = [Payoff.MARGIN] + ([Payoff.GAME_RESULT] if result.win_equilibrium is not None else [])
     mine, theirs, rules = result.arrangement.cards, result.opponent_holding, result.rules
     return all(source.from_book(mine, theirs, rules, payoff) for payoff in payoffs)
 

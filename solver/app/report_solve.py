@@ -44,8 +44,10 @@ _OBJECTIVE_TEXT = {
         "expected margin (points scored minus conceded)",
         "ожидаемый перевес (набранные минус отданные очки)",
     ),
-    Objective.WIN: Phrase("probability of winning the game", "вероятность выиграть партию"),
-    Objective.GAME: Phrase(
+    Objective.WIN_PROBABILITY: Phrase(
+        "probability of winning the game", "вероятность выиграть партию"
+    ),
+    Objective.GAME_RESULT: Phrase(
         "expected result (win 1, draw 1/2, loss 0)",
         "ожидаемый итог (выигрыш 1, ничья 1/2, проигрыш 0)",
     ),
@@ -55,7 +57,7 @@ _OBJECTIVE_TEXT = {
 def objective_text(objective: Objective, lang: Lang | str) -> str:
     """What an objective measures, in words.
 
-    >>> objective_text(Objective.WIN, "ru")
+    >>> objective_text(Objective.WIN_PROBABILITY, "ru")
     'вероятность выиграть партию'
     """
     return _OBJECTIVE_TEXT[objective].text(lang)
@@ -63,7 +65,7 @@ def objective_text(objective: Objective, lang: Lang | str) -> str:
 
 _PAYOFF_TEXT = {
     Payoff.MARGIN: Phrase("points scored minus points conceded", "набранные минус отданные очки"),
-    Payoff.WIN: Phrase(
+    Payoff.GAME_RESULT: Phrase(
         "1 for more points, 1/2 for equal, 0 for fewer",
         "1 за победу, 1/2 за ничью, 0 за поражение",
     ),
@@ -123,7 +125,7 @@ def result_payload(result: BestResponse) -> dict[str, Any]:
         "gap": result.gap,
         "status": result.status.value,
         "seconds": result.seconds,
-        "engine": result.engine,
+        "engine": result.engine.value,
         "note": result.note,
         "estimate": None
         if result.estimate is None
@@ -214,7 +216,7 @@ def _verdict_lines(best: BestResponse, lang: Lang | str) -> list[str]:
         )
     lines.append(
         f"{say('status', lang)}: {describe_status(best.proven_optimal, best.gap, lang)}; "
-        f"{say('engine', lang)} {best.engine}; {say('time', lang)} {best.seconds:.2f} s"
+        f"{say('engine', lang)} {best.engine.value}; {say('time', lang)} {best.seconds:.2f} s"
     )
     if best.note:
         lines.append(f"  ({best.note})")

@@ -89,7 +89,7 @@ __all__ = [
     "PayoffOracle",
     "Solution",
     "WarmUp",
-    "solve",
+    "solve_game",
 ]
 
 DEFAULT_TOLERANCE = 1e-9
@@ -438,7 +438,7 @@ class DoubleOracle:
         )
 
 
-def solve(
+def solve_game(
     oracle: PayoffOracle,
     *,
     per_iteration: int = 1,

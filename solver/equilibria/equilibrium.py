@@ -45,7 +45,7 @@ from solver.models.mixture import Mixture
 
 __all__ = [
     "DEFAULT_TOLERANCE",
-    "DoubleOracle",
+    "DealDoubleOracle",
     "EquilibriumResult",
     "IterationRecord",
     "Payoff",
@@ -143,8 +143,8 @@ class EquilibriumResult:
 _PER_ITERATION = {
     (Payoff.MARGIN, True): 10,
     (Payoff.MARGIN, False): 5,
-    (Payoff.WIN, True): 30,
-    (Payoff.WIN, False): 30,
+    (Payoff.GAME_RESULT, True): 30,
+    (Payoff.GAME_RESULT, False): 30,
 }
 # Double oracle's warm-up by regret matching (solver.equilibria.regret_matching),
 # in the oracle's units (win: 2u - 1, so a gap of 0.02 is 1% of a game), for
@@ -155,8 +155,8 @@ _PER_ITERATION = {
 _WARM_UP = {
     (Payoff.MARGIN, True): None,
     (Payoff.MARGIN, False): None,
-    (Payoff.WIN, True): WarmUp(gap=0.02, iterations=500),
-    (Payoff.WIN, False): None,
+    (Payoff.GAME_RESULT, True): WarmUp(gap=0.02, iterations=500),
+    (Payoff.GAME_RESULT, False): None,
 }
 # The restricted games are solved by the warm simplex (solver.equilibria.simplex),
 # on one BLAS thread, by default.  On win games, whose restricted games reach hundreds of
@@ -169,7 +169,7 @@ _WARM_UP = {
 # against 2.9 s; medians equal).
 
 
-class DoubleOracle(double_oracle.DoubleOracle):
+class DealDoubleOracle(double_oracle.DoubleOracle):
     """The double oracle of one deal; iterate :meth:`iterations`, then read :meth:`result`.
 
     Parameters
@@ -191,7 +191,7 @@ class DoubleOracle(double_oracle.DoubleOracle):
         Start with restricted games solved approximately where that pays
         (:data:`_WARM_UP`; default: yes).  The result is exact either way.
 
-    >>> DoubleOracle(range(25), range(25), per_iteration=0)
+    >>> DealDoubleOracle(range(25), range(25), per_iteration=0)
     Traceback (most recent call last):
         ...
     solver.errors.SolverError: per_iteration must be at least 1, got 0
@@ -268,7 +268,7 @@ def solve(
     """An equilibrium of the deal where player 1 holds ``first`` and player 2 ``second``.
 
     ``warm_simplex`` and ``warm_up`` choose how the restricted games are
-    solved (see :class:`DoubleOracle`);
+    solved (see :class:`DealDoubleOracle`);
     ``on_record`` sees each iteration's record as it is made (progress).
 
     >>> solve(range(25), range(25), payoff="points")
@@ -276,7 +276,9 @@ def solve(
         ...
     solver.errors.SolverError: payoff 'points' is not margin or win
     """
-    oracle = DoubleOracle(first, second, rules, payoff, warm_simplex=warm_simplex, warm_up=warm_up)
+    oracle = DealDoubleOracle(
+        first, second, rules, payoff, warm_simplex=warm_simplex, warm_up=warm_up
+    )
     history = []
     for record in oracle.iterations(tolerance=tolerance, time_limit=time_limit):
         history.append(record)

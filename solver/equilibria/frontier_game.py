@@ -23,9 +23,9 @@ Best responses are numpy gathers over the whole frontier:
 
 >>> from solver.game.deal import deal
 >>> from solver.game.rules import Rules
->>> from solver.equilibria.double_oracle import solve
+>>> from solver.equilibria.double_oracle import solve_game
 >>> game = FrontierGame(deal(seed=2).holdings[0], deal(seed=3).holdings[1], Rules(), "margin")
->>> solution = solve(game, per_iteration=5)
+>>> solution = solve_game(game, per_iteration=5)
 >>> solution.gap <= 1e-9
 True
 >>> FrontierGame(range(25), range(25), Rules(), "points")
@@ -53,17 +53,32 @@ __all__ = ["FrontierGame", "Payoff", "parse_payoff"]
 
 
 class Payoff(str, Enum):
-    """What the players of the matrix game are paid."""
+    """What the players of the matrix game are paid.
+
+    ``GAME_RESULT`` pays 1 for more points, ½ for equal, 0 for fewer: the
+    best response's :attr:`Objective.GAME_RESULT <solver.models.opponents.Objective>`
+    (:attr:`objective` maps one to the other).  Its value stays ``"win"``, the
+    name the command line (``--payoff win``), the JSON documents and the
+    solution book have always used.
+
+    >>> Payoff("win") is Payoff.GAME_RESULT, Payoff.GAME_RESULT.objective.name
+    (True, 'GAME_RESULT')
+    """
 
     MARGIN = "margin"  # points scored minus points conceded
-    WIN = "win"  # 1 for more points, 1/2 for equal, 0 for fewer
+    GAME_RESULT = "win"  # 1 for more points, 1/2 for equal, 0 for fewer
+
+    @property
+    def objective(self) -> Objective:
+        """The best-response objective that pays the same."""
+        return Objective.MARGIN if self is Payoff.MARGIN else Objective.GAME_RESULT
 
 
 def parse_payoff(payoff: Payoff | str) -> Payoff:
     """The payoff named ``payoff``.
 
     >>> parse_payoff("win")
-    <Payoff.WIN: 'win'>
+    <Payoff.GAME_RESULT: 'win'>
     >>> parse_payoff("points")
     Traceback (most recent call last):
         ...
@@ -147,7 +162,7 @@ class FrontierGame:
         self.rows = _Player(cached_frontier(holdings[0], rules))
         self.columns = self.rows if self.symmetric else _Player(cached_frontier(holdings[1], rules))
         self.weights = np.asarray(rules.position_points, dtype=np.int64)
-        win = self.payoff is Payoff.WIN
+        win = self.payoff is Payoff.GAME_RESULT
         # Win outcomes are 1, 0, -1: about half are losses, which the linear
         # program then need not store.
         self.baseline = -1.0 if win else 0.0
@@ -178,7 +193,7 @@ class FrontierGame:
         if self.payoff is Payoff.MARGIN:
             return margin
         # 2u - 1 for the game outcome u (1, 1/2 or 0).
-        return (2.0 * game_outcome(margin, Objective.GAME) - 1.0).astype(np.int8)
+        return (2.0 * game_outcome(margin, Objective.GAME_RESULT) - 1.0).astype(np.int8)
 
     def row_payoffs(self, row: int, columns: Sequence[int]) -> np.ndarray:
         payoffs = np.array([self.rows.against[j][row] for j in columns], dtype=np.float64)

@@ -70,12 +70,21 @@ MIXTURE_SCALE = 1_000_000
 
 
 class Objective(str, Enum):
-    """What the player maximizes."""
+    """What the player maximizes.
+
+    The members share their names with :class:`~solver.equilibria.frontier_game.Payoff`
+    where they mean the same: ``MARGIN`` and ``GAME_RESULT`` (1 / ½ / 0).
+    ``WIN_PROBABILITY`` (1 / 0) has no payoff of that name.  The values are
+    the names the command line, the JSON documents and the files use.
+
+    >>> Objective("win") is Objective.WIN_PROBABILITY, Objective("game").name
+    (True, 'GAME_RESULT')
+    """
 
     POINTS = "points"  # expected points scored
     MARGIN = "margin"  # expected points scored minus points conceded
-    WIN = "win"  # probability of scoring more points than the opponent
-    GAME = "game"  # expected result: 1 win, 1/2 draw, 0 loss
+    WIN_PROBABILITY = "win"  # probability of scoring more points than the opponent: 1 / 0
+    GAME_RESULT = "game"  # expected game result: 1 win, 1/2 draw, 0 loss
 
     @property
     def separable(self) -> bool:
@@ -87,8 +96,8 @@ class Objective(str, Enum):
         return {
             Objective.POINTS: rules.total_points,
             Objective.MARGIN: 2 * rules.total_points,
-            Objective.WIN: 1.0,
-            Objective.GAME: 1.0,
+            Objective.WIN_PROBABILITY: 1.0,
+            Objective.GAME_RESULT: 1.0,
         }[self]
 
 
@@ -315,11 +324,11 @@ def game_outcome(margin: np.ndarray, objective: Objective) -> np.ndarray:
 
     Win: 1 for a win, else 0.  Game: 1 for a win, 1/2 for a draw, 0 for a loss.
 
-    >>> game_outcome(np.array([3, 0, -2]), Objective.GAME).tolist()
+    >>> game_outcome(np.array([3, 0, -2]), Objective.GAME_RESULT).tolist()
     [1.0, 0.5, 0.0]
     """
     result = (margin > 0).astype(np.float64)
-    if objective is Objective.GAME:
+    if objective is Objective.GAME_RESULT:
         result += 0.5 * (margin == 0)
     return result
 
@@ -333,7 +342,7 @@ def position_values(opponent: Opponent, objective: Objective) -> np.ndarray:
     >>> table = position_values(opp, Objective.POINTS)
     >>> table.shape, int(table[4, -1]) == 7 * opp.total
     ((5, 840), True)
-    >>> position_values(opp, Objective.WIN)
+    >>> position_values(opp, Objective.WIN_PROBABILITY)
     Traceback (most recent call last):
         ...
     solver.errors.SolverError: objective 'win' is not a sum over positions

@@ -52,7 +52,7 @@ from solver.models.house import house_arrangement
 from solver.models.mixture import Mixture
 from solver.models.opponents import Objective, Opponent, expected_value, position_stats
 from solver.response.frontier_response import frontier_best_response
-from solver.response.results import BestResponse, SolveStatus
+from solver.response.results import BestResponse, Engine, SolveStatus
 from solver.util.language import Lang, Phrase
 
 __all__ = [
@@ -202,7 +202,7 @@ def player(
         "br-random": _br_random,
         "br-greedy": _br_greedy,
         "eq-margin": _equilibrium_player(Payoff.MARGIN, solver),
-        "eq-win": _equilibrium_player(Payoff.WIN, solver),
+        "eq-win": _equilibrium_player(Payoff.GAME_RESULT, solver),
     }
     if key not in choices:
         raise QuintetError(f"unknown player {name!r} (players: {', '.join(PLAYER_NAMES)})")
@@ -268,7 +268,7 @@ def equilibrium_response(
         first, second, rules, payoff, tolerance=tolerance, time_limit=time_limit
     )
     arrangement = result.row.sample(rng)
-    objective = Objective.MARGIN if result.payoff is Payoff.MARGIN else Objective.GAME
+    objective = result.payoff.objective
     opponent = result.column.opponent(rules)
     profile = arrangement.strengths(rules)
     return BestResponse(
@@ -279,7 +279,7 @@ def equilibrium_response(
         bound=result.upper,
         status=SolveStatus.OPTIMAL if result.converged else SolveStatus.FEASIBLE,
         seconds=result.seconds,
-        engine="equilibrium",
+        engine=Engine.EQUILIBRIUM,
         positions=position_stats(profile, opponent),
         note=(
             f"sampled from an equilibrium of {len(result.row.arrangements)} arrangements; "

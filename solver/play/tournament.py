@@ -180,7 +180,7 @@ def _strategy_gap(
     source: EquilibriumSource,
 ) -> float | None:
     """The certified gap of an equilibrium player's strategy (kept by ``source``)."""
-    payoff = {"eq-margin": Payoff.MARGIN, "eq-win": Payoff.WIN}.get(name)
+    payoff = {"eq-margin": Payoff.MARGIN, "eq-win": Payoff.GAME_RESULT}.get(name)
     if payoff is None:
         return None
     return source(holdings[seat], holdings[1 - seat], rules, payoff).gap

@@ -55,7 +55,7 @@ from solver.models.opponents import (
 from solver.models.packets import check_holding, packet_options, realize
 from solver.response.cpsat_model import Problem
 from solver.response.cpsat_search import search
-from solver.response.results import BestResponse, Estimate, ModelSolve, SolveStatus
+from solver.response.results import BestResponse, Engine, Estimate, ModelSolve, SolveStatus
 from solver.util.time_limit import check_time_limit
 
 __all__ = [
@@ -257,7 +257,7 @@ def _result(
         bound=max(bound, value),
         status=status,
         seconds=seconds,
-        engine="cpsat",
+        engine=Engine.CPSAT,
         positions=position_stats(profile, original),
         estimate=estimate,
         note=note,

@@ -92,7 +92,7 @@ class Problem:
     @property
     def scale(self) -> int:
         """Denominator of the model's integer objective."""
-        factor = 2 if self.objective is Objective.GAME else 1
+        factor = 2 if self.objective is Objective.GAME_RESULT else 1
         return factor * self.opponent.total
 
 
@@ -208,7 +208,7 @@ class ArrangementModel:
                         self.model.add(packet_strength <= v - 1).only_enforce_if(~literal)
                         literals[v] = literal
             at_least.append(literals)
-        game = problem.objective is Objective.GAME
+        game = problem.objective is Objective.GAME_RESULT
         terms = []
         for profile, weight in zip(profiles, weights, strict=True):
             fixed_margin = sum(

@@ -15,7 +15,7 @@ The result is proven optimal by exhaustion; its bound equals its value.
 >>> from solver.models.opponents import Objective, Opponent
 >>> d = deal(seed=5)
 >>> r = frontier_best_response(d.holdings[0], Opponent.random(d.holdings[1]), Objective.MARGIN)
->>> r.engine, r.status.value, r.gap
+>>> r.engine.value, r.status.value, r.gap
 ('frontier', 'optimal', 0.0)
 """
 
@@ -39,14 +39,13 @@ from solver.models.opponents import (
 from solver.response.best_response import (
     DEFAULT_EVAL_SAMPLES,
     DEFAULT_SAMPLES,
-    BestResponse,
     FixedSplit,
-    SolveStatus,
     estimate_on_fresh_samples,
     prepare_opponent,
     split_fixed,
 )
 from solver.response.frontier import Frontier, cached_frontier
+from solver.response.results import BestResponse, Engine, SolveStatus
 
 __all__ = ["frontier_best_response", "strategy_values"]
 
@@ -150,7 +149,7 @@ def frontier_best_response(
         bound=max(value, float(values[best])),
         status=SolveStatus.OPTIMAL,
         seconds=time.perf_counter() - started,
-        engine="frontier",
+        engine=Engine.FRONTIER,
         positions=position_stats(profile, opponent),
         estimate=estimate,
         note=note or f"best of {full.shape[0]} frontier strategies",

@@ -12,7 +12,19 @@ from enum import Enum
 from solver.game.arrangement import Arrangement
 from solver.models.opponents import Objective, PositionStats
 
-__all__ = ["BestResponse", "Estimate", "ModelSolve", "SolveStatus"]
+__all__ = ["BestResponse", "Engine", "Estimate", "ModelSolve", "SolveStatus"]
+
+
+class Engine(str, Enum):
+    """What found a best response.
+
+    >>> Engine("frontier") is Engine.FRONTIER
+    True
+    """
+
+    CPSAT = "cpsat"  # the CP-SAT model, proven optimal or with its gap
+    FRONTIER = "frontier"  # exhaustive search of the holding's strategy frontier
+    EQUILIBRIUM = "equilibrium"  # a sample of the equilibrium strategy
 
 
 class SolveStatus(str, Enum):
@@ -67,7 +79,7 @@ class BestResponse:
     seconds
         Wall time (model building and solving).
     engine
-        ``"cpsat"`` or ``"frontier"``.
+        What found it (:class:`Engine`).
     positions
         Win, tie and loss chances and expected points at each position,
         against the opponent model itself.
@@ -88,7 +100,7 @@ class BestResponse:
     bound: float
     status: SolveStatus
     seconds: float
-    engine: str
+    engine: Engine
     positions: tuple[PositionStats, ...]
     estimate: Estimate | None = None
     note: str = ""
@@ -97,7 +109,7 @@ class BestResponse:
     def __post_init__(self) -> None:
         # A probability (win, game) is at most 1, whatever bound a solver
         # stopped early reports (CP-SAT's can be far above 1, or infinite).
-        if self.objective in (Objective.WIN, Objective.GAME):
+        if self.objective in (Objective.WIN_PROBABILITY, Objective.GAME_RESULT):
             object.__setattr__(self, "value", min(1.0, max(0.0, self.value)))
             object.__setattr__(self, "bound", max(self.value, min(1.0, self.bound)))
 

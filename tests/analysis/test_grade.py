@@ -242,7 +242,7 @@ def test_greedy_full_deal_punishment_and_change(deal3):
 
 def test_win_payoff_loss_on_request():
     mine, theirs = deal(3, TWO).holdings
-    win = solve(mine, theirs, TWO, Payoff.WIN)
+    win = solve(mine, theirs, TWO, Payoff.GAME_RESULT)
     g = grade(win.row.arrangements[0], theirs, TWO, "both")
     assert g.win_loss == 0.0 and g.win_equilibrium is not None
     assert grade(win.row.arrangements[0], theirs, TWO).win_loss is None

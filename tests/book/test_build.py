@@ -34,7 +34,7 @@ def _bounds(
 ) -> tuple[float, float]:
     """Lower and upper bounds of the value recomputed with exact best responses."""
     rules = result.rules
-    objective = Objective.MARGIN if result.payoff is Payoff.MARGIN else Objective.GAME
+    objective = Objective.MARGIN if result.payoff is Payoff.MARGIN else Objective.GAME_RESULT
     against_column = frontier_best_response(
         first, result.column.opponent(rules, holding=second), objective
     )
@@ -101,7 +101,7 @@ def test_entries_round_trip(tmp_path: Path) -> None:
         solved = solve_with_book(holdings[0], holdings[1], "win", THREE, book).result
         (entry,) = list(book.entries(THREE, "win"))
     key, _ = canonical_key(holdings)
-    assert entry.key == key and entry.payoff is Payoff.WIN and entry.rules == THREE
+    assert entry.key == key and entry.payoff is Payoff.GAME_RESULT and entry.rules == THREE
     stored = entry.equilibrium()
     assert stored.value == pytest.approx(solved.value)
     assert (stored.lower, stored.upper) == (solved.lower, solved.upper)

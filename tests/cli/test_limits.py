@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from solver.app.limits import MAX_DEALS, MAX_JOBS, MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS
-from solver.equilibria.equilibrium import DoubleOracle, solve
+from solver.equilibria.equilibrium import DealDoubleOracle, solve
 from solver.errors import ArrangementError, CardError, MixtureError, QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import card_ids, format_cards, parse_cards
@@ -139,9 +139,9 @@ def _response(objective: Objective, value: float, bound: float) -> BestResponse:
 
 
 def test_win_bounds_are_probabilities():
-    assert _response(Objective.WIN, 0.75, math.inf).bound == 1.0
-    assert _response(Objective.GAME, 0.75, 3.5).bound == 1.0
-    assert _response(Objective.WIN, 0.75, 0.5).bound == 0.75  # never below the value
+    assert _response(Objective.WIN_PROBABILITY, 0.75, math.inf).bound == 1.0
+    assert _response(Objective.GAME_RESULT, 0.75, 3.5).bound == 1.0
+    assert _response(Objective.WIN_PROBABILITY, 0.75, 0.5).bound == 0.75  # never below the value
     assert _response(Objective.MARGIN, 3.0, 40.0).bound == 40.0  # points are not clipped
 
 
@@ -262,7 +262,7 @@ def test_card_ids_are_integers_in_range_everywhere(bad):
             ),
             ArrangementError,
         ),
-        (lambda c: DoubleOracle(c, c), CardError),
+        (lambda c: DealDoubleOracle(c, c), CardError),
         (lambda c: best_response(c, Opponent.random(HOLDING), Objective.MARGIN), CardError),
     ]:
         with pytest.raises(error):

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from solver.equilibria import double_oracle
-from solver.equilibria.double_oracle import DoubleOracle, IterationRecord, Solution, solve
+from solver.equilibria.double_oracle import DoubleOracle, IterationRecord, Solution, solve_game
 from solver.equilibria.matrix_game import solve_matrix_game
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle
 from solver.equilibria.regret_matching import WarmUp
@@ -167,8 +167,8 @@ def test_pruning_drops_each_strategy_at_most_once():
 def test_warm_simplex_gives_the_same_value():
     rng = np.random.default_rng(5)
     payoff = rng.integers(-1, 2, size=(80, 90)).astype(float)
-    cold = solve(MatrixOracle(payoff), per_iteration=5)
-    warm = solve(MatrixOracle(payoff), per_iteration=5, warm_simplex=True)
+    cold = solve_game(MatrixOracle(payoff), per_iteration=5)
+    warm = solve_game(MatrixOracle(payoff), per_iteration=5, warm_simplex=True)
     assert warm.value == pytest.approx(cold.value, abs=1e-9)
     check_certificate(warm, payoff)
 

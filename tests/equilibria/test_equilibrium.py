@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from solver.equilibria import double_oracle
-from solver.equilibria.equilibrium import DoubleOracle, solve
+from solver.equilibria.equilibrium import DealDoubleOracle, solve
 from solver.equilibria.frontier_game import FrontierGame
 from solver.equilibria.matrix_game import solve_matrix_game
 from solver.errors import SolverError
@@ -250,7 +250,7 @@ def test_full_mirror_deal_values(solved, seed, payoff):
 
 def _exact_exploitability(result, d, rules: Rules, payoff: str) -> None:
     """Best responses over the frontier against both mixtures stay within the bounds."""
-    objective = Objective.MARGIN if payoff == "margin" else Objective.GAME
+    objective = Objective.MARGIN if payoff == "margin" else Objective.GAME_RESULT
     row = Opponent.mixture(result.row.arrangements, result.row.probabilities, rules)
     column = Opponent.mixture(result.column.arrangements, result.column.probabilities, rules)
     against_row = frontier_best_response(d.holdings[1], row, objective).value
@@ -309,7 +309,7 @@ def _cpsat_check(holding, mixture, rules: Rules, objective: Objective, ceiling, 
 def test_full_deal_exploitability_by_cpsat(solved, seed, payoff, sides):
     """Independent check of the returned mixtures by CP-SAT best responses."""
     d, result = solved(seed, INDEPENDENT, payoff)
-    objective = Objective.MARGIN if payoff == "margin" else Objective.GAME
+    objective = Objective.MARGIN if payoff == "margin" else Objective.GAME_RESULT
     if "row" in sides:
         # The row mixture guarantees at least ``lower``: the opponent gains at most -lower.
         ceiling = -result.lower if payoff == "margin" else 1.0 - result.lower
@@ -336,7 +336,9 @@ def test_full_mirror_deal_exploitability_by_cpsat(solved):
     """The mirror win equilibrium (a mixture of many arrangements): no arrangement
     CP-SAT finds in 3 s beats the guaranteed 1/2."""
     d, result = solved(1, MIRROR, "win")
-    _cpsat_check(d.holdings[1], result.row, MIRROR, Objective.GAME, 1.0 - result.lower, 0.5, 3)
+    _cpsat_check(
+        d.holdings[1], result.row, MIRROR, Objective.GAME_RESULT, 1.0 - result.lower, 0.5, 3
+    )
 
 
 # ======================================================================= double oracle
@@ -364,7 +366,7 @@ def test_double_oracle_iterations_on_a_full_deal(solved):
     assert result.lower == result.history[-1].lower
     assert result.upper == result.history[-1].upper
     # The generator itself, on the same deal.
-    oracle = DoubleOracle(d.holdings[0], d.holdings[1], INDEPENDENT, "margin")
+    oracle = DealDoubleOracle(d.holdings[0], d.holdings[1], INDEPENDENT, "margin")
     records = list(oracle.iterations(tolerance=1e-9))
     check_history(records, 1e-9)
     final = oracle.result(1e-9)
@@ -383,7 +385,7 @@ def test_the_deal_is_a_payoff_oracle_of_the_generic_double_oracle(payoff):
     rules = Rules(position_points=THREE, discard_mode="independent")
     for first, second in reduced_pairs(seed=11, count=2, n=15):
         game = FrontierGame(first, second, rules, payoff, per_iteration=3)
-        solution = double_oracle.solve(game, per_iteration=3)
+        solution = double_oracle.solve_game(game, per_iteration=3)
         expected = solve(first, second, rules, payoff=payoff)
         assert game.to_payoff(solution.lower) == pytest.approx(expected.lower, abs=1e-9)
         assert game.to_payoff(solution.upper) == pytest.approx(expected.upper, abs=1e-9)
@@ -395,7 +397,7 @@ def test_double_oracle_iterations_reduced(payoff):
     rules = Rules(position_points=THREE, discard_mode="independent")
     for first, second in reduced_pairs(seed=8, count=3, n=15):
         for per_iteration in (1, 4):
-            oracle = DoubleOracle(first, second, rules, payoff, per_iteration=per_iteration)
+            oracle = DealDoubleOracle(first, second, rules, payoff, per_iteration=per_iteration)
             records = list(oracle.iterations(tolerance=1e-9))
             check_history(records, 1e-9)
             # Each iteration adds at most per_iteration strategies per player.
@@ -455,16 +457,16 @@ def test_invalid_payoff_is_an_error():
         with pytest.raises(SolverError):
             solve(holding, holding, payoff=payoff)
     with pytest.raises(SolverError):
-        DoubleOracle(holding, holding, payoff="bogus")
+        DealDoubleOracle(holding, holding, payoff="bogus")
 
 
 def test_invalid_parameters_are_errors():
     rules = Rules(position_points=TWO)
     holding = tuple(range(10))
     with pytest.raises(SolverError):
-        DoubleOracle(holding, holding, rules, "margin", per_iteration=0)
+        DealDoubleOracle(holding, holding, rules, "margin", per_iteration=0)
     with pytest.raises(SolverError):
-        list(DoubleOracle(holding, holding, rules, "margin").iterations(tolerance=-1.0))
+        list(DealDoubleOracle(holding, holding, rules, "margin").iterations(tolerance=-1.0))
     with pytest.raises(SolverError):
         solve(holding, holding, rules, tolerance=-1e-3)
 

@@ -245,7 +245,9 @@ EQ_CASES = [(0, MIRROR), (7, TWO_INDEPENDENT), (8, THREE_INDEPENDENT), (9, TWO)]
 
 
 @pytest.mark.parametrize("case", EQ_CASES, ids=_id)
-@pytest.mark.parametrize("name,payoff", [("eq-margin", Payoff.MARGIN), ("eq-win", Payoff.WIN)])
+@pytest.mark.parametrize(
+    "name,payoff", [("eq-margin", Payoff.MARGIN), ("eq-win", Payoff.GAME_RESULT)]
+)
 def test_equilibrium_players_play_their_own_equilibrium_support(name, payoff, case):
     seed, rules = case
     holdings = _holdings(seed, rules)
@@ -272,11 +274,13 @@ def test_equilibrium_players_play_their_own_equilibrium_support(name, payoff, ca
         assert row_values[0] == pytest.approx(zero / 2, abs=1e-6)
 
 
-@pytest.mark.parametrize("name,payoff", [("eq-margin", Payoff.MARGIN), ("eq-win", Payoff.WIN)])
+@pytest.mark.parametrize(
+    "name,payoff", [("eq-margin", Payoff.MARGIN), ("eq-win", Payoff.GAME_RESULT)]
+)
 @pytest.mark.parametrize("rules", [TWO_INDEPENDENT, TWO], ids=["independent", "mirror"])
 def test_one_cached_equilibrium_serves_both_seats(name, payoff, rules, monkeypatch):
     # A deal no other test uses, so that its equilibrium is not cached yet.
-    seed = 1000 + (payoff is Payoff.WIN) + 2 * (rules.discard_mode.value == "mirror")
+    seed = 1000 + (payoff is Payoff.GAME_RESULT) + 2 * (rules.discard_mode.value == "mirror")
     holdings = _holdings(seed, rules)
     solves = []
     real_solve = source_module.solve

@@ -196,10 +196,12 @@ def rescore(arrangement: Arrangement, model: Model, rules: Rules, objective: Obj
         value = {
             Objective.POINTS: s.points[0],
             Objective.MARGIN: s.margin,
-            Objective.WIN: float(s.result is GameResult.WIN),
-            Objective.GAME: {GameResult.WIN: 1.0, GameResult.DRAW: 0.5, GameResult.LOSS: 0.0}[
-                s.result
-            ],
+            Objective.WIN_PROBABILITY: float(s.result is GameResult.WIN),
+            Objective.GAME_RESULT: {
+                GameResult.WIN: 1.0,
+                GameResult.DRAW: 0.5,
+                GameResult.LOSS: 0.0,
+            }[s.result],
         }[objective]
         total += probability * value
     return total
@@ -352,7 +354,9 @@ def _opponent_profile_distribution(name: str):
     return enum.profiles, counts / counts.sum()
 
 
-@pytest.mark.parametrize("objective", [Objective.WIN, Objective.GAME], ids=lambda o: o.value)
+@pytest.mark.parametrize(
+    "objective", [Objective.WIN_PROBABILITY, Objective.GAME_RESULT], ids=lambda o: o.value
+)
 @pytest.mark.parametrize("name", ["h10-sf-quads", "r15-indep-acelow"])
 def test_win_against_random_uses_samples_and_estimates(name, objective):
     inst = INSTANCES[name]
@@ -414,10 +418,10 @@ def test_separable_objectives_have_no_estimate_or_samples():
         ("h15-flush-key", "random", Objective.MARGIN),
         ("r15-indep-acelow", "known", Objective.MARGIN),
         ("h15-sf-quads", "greedy", Objective.POINTS),
-        ("h15-sf-quads", "strong-mixture", Objective.WIN),
+        ("h15-sf-quads", "strong-mixture", Objective.WIN_PROBABILITY),
         ("h15-two-flushes-acelow", "mixture", Objective.MARGIN),
-        ("h10-sf-quads", "random", Objective.GAME),
-        ("h10-manila", "strong-mixture", Objective.GAME),
+        ("h10-sf-quads", "random", Objective.GAME_RESULT),
+        ("h10-manila", "strong-mixture", Objective.GAME_RESULT),
     ],
 )
 def test_top_responses_equal_brute_force(name, kind, objective):
@@ -527,8 +531,8 @@ def test_game_objective_values_a_win_at_one_and_a_draw_at_one_half():
     enum = bf.enumerate_arrangements(mine, rules)
     optimum = bf.best_value(enum, model.brute(rules), rules, "game")
     assert optimum == pytest.approx(0.46)
-    result = best_response(mine, model.opponent, Objective.GAME)
-    check_result(result, mine, model, rules, Objective.GAME)
+    result = best_response(mine, model.opponent, Objective.GAME_RESULT)
+    check_result(result, mine, model, rules, Objective.GAME_RESULT)
     assert result.status is SolveStatus.OPTIMAL
     assert result.value == pytest.approx(optimum, abs=ROUNDED)
 
@@ -537,8 +541,8 @@ def test_game_bound_is_at_most_one_and_tight_when_optimal():
     """Against a known arrangement that can be beaten, the optimum wins: value 1, and a
     proven optimum has bound 1 too (no result is worth more than a sure win)."""
     inst = INSTANCES["r15-mirror"]
-    model = _model("r15-mirror", "known", Objective.GAME)
-    result = best_response(inst.mine, model.opponent, Objective.GAME)
+    model = _model("r15-mirror", "known", Objective.GAME_RESULT)
+    result = best_response(inst.mine, model.opponent, Objective.GAME_RESULT)
     assert result.value == pytest.approx(1.0)
     assert result.status is SolveStatus.OPTIMAL
     assert result.bound <= 1.0 + EXACT
@@ -585,8 +589,8 @@ def test_value_against_unequal_mixture_is_exact(objective):
         ("r15-mirror", "random", Objective.POINTS, {3: 0}),
         ("h15-flush-key", "random", Objective.MARGIN, {1: 1}),
         ("r15-indep-acelow", "known", Objective.POINTS, {2: 2}),
-        ("h15-sf-quads", "strong-mixture", Objective.WIN, {3: 0}),
-        ("h15-two-flushes-acelow", "greedy", Objective.GAME, {1: 0, 3: 1}),
+        ("h15-sf-quads", "strong-mixture", Objective.WIN_PROBABILITY, {3: 0}),
+        ("h15-two-flushes-acelow", "greedy", Objective.GAME_RESULT, {1: 0, 3: 1}),
         ("h10-flush-key", "random", Objective.MARGIN, {2: 0}),
     ],
 )
@@ -785,11 +789,11 @@ def test_full_deal_tiny_time_limit():
 
 def test_reduced_tiny_time_limit_win():
     inst = INSTANCES["h15-sf-quads"]
-    model = _model("h15-sf-quads", "strong-mixture", Objective.WIN)
+    model = _model("h15-sf-quads", "strong-mixture", Objective.WIN_PROBABILITY)
     enum = bf.enumerate_arrangements(inst.mine, inst.rules)
     optimum = bf.best_value(enum, model.brute(inst.rules), inst.rules, "win")
-    result = best_response(inst.mine, model.opponent, Objective.WIN, time_limit=0.001)
-    check_result(result, inst.mine, model, inst.rules, Objective.WIN)
+    result = best_response(inst.mine, model.opponent, Objective.WIN_PROBABILITY, time_limit=0.001)
+    check_result(result, inst.mine, model, inst.rules, Objective.WIN_PROBABILITY)
     assert result.bound >= optimum - EXACT
 
 
