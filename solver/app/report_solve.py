@@ -33,7 +33,13 @@ from solver.models.opponents import Objective
 from solver.response.best_response import BestResponse
 from solver.util.language import Lang, Phrase
 
-__all__ = ["SuggestContext", "describe_status", "equilibrium_report", "suggest_report"]
+__all__ = [
+    "SuggestContext",
+    "describe_status",
+    "equilibrium_payload",
+    "equilibrium_report",
+    "suggest_report",
+]
 
 # A position counts as conceded when the packet there wins less often than this.
 CONCEDE_BELOW = 0.05
@@ -242,57 +248,14 @@ def _arrangement_text(arrangement: Arrangement, lang: Lang | str) -> str:
     return " | ".join(format_cards(packet_order(p), lang=lang) for p in arrangement.packets)
 
 
-def equilibrium_report(
-    result: EquilibriumResult,
-    context: SuggestContext,
-    lang: Lang | str,
-    limit: int = 10,
-    *,
-    from_book: bool = False,
-) -> Output:
-    """Game value, certificate and the equilibrium strategies.
-
-    ``from_book``: the result was looked up, not solved now; its iterations
-    and seconds are those of the solve that stored it, and it has no history.
-    """
-    rules = context.rules
-    lines = _heading(context, lang, show_cards=True)
-    unit = "points" if result.payoff is Payoff.MARGIN else "probability"
-    symmetric = context.theirs == context.mine
-    lines.append(f"payoff: {result.payoff.value}: {_PAYOFF_TEXT[result.payoff].text(lang)}")
-    exact = (
-        " (exact, by symmetry)"
-        if symmetric
-        else f" (certified in [{result.lower:.6g}, {result.upper:.6g}])"
-    )
-    lines.append(f"{say('game_value', lang)}: {result.value:.6g}{exact}")
-    lines.append(
-        f"certified {say('exploitability', lang)}: {result.gap:.3g} {unit} "
-        f"({result.exploitability_percent:.4f}% of "
-        + ("the 25 points)" if result.payoff is Payoff.MARGIN else "a game)")
-    )
-    status = "converged" if result.converged else "stopped before convergence"
-    work = (
-        f"{say('iterations', lang)}: {result.iterations}, {status}; "
-        f"{say('time', lang)} {result.seconds:.2f} s"
-    )
-    if from_book:  # nothing was iterated now: the figures are those of the stored solve
-        work = f"from the book, solved earlier ({work.replace(';', ',')})"
-    lines.append(
-        f"{work}; frontier strategies {result.frontier_sizes[0]:,}"
-        + ("" if symmetric else f" / {result.frontier_sizes[1]:,}")
-    )
-    lines.append(f"your strategy ({len(result.row.arrangements)} arrangements):")
-    lines.extend(_mixture_lines(result.row, lang, limit))
-    if not symmetric:
-        lines.append(f"opponent's strategy ({len(result.column.arrangements)} arrangements):")
-        lines.extend(_mixture_lines(result.column, lang, limit))
-    payload = {
+def equilibrium_payload(result: EquilibriumResult, context: SuggestContext) -> dict[str, Any]:
+    """The ``equilibrium --json`` document: the deal, the certificate and both strategies."""
+    return {
         "seed": context.seed,
         "dealt": context.dealt,
         "holding": cards_payload(display_order(context.mine)),
         "opponent_holding": cards_payload(display_order(context.theirs)),
-        "rules": rules_payload(rules),
+        "rules": rules_payload(context.rules),
         "payoff": result.payoff.value,
         "value": result.value,
         "lower": result.lower,
@@ -310,4 +273,55 @@ def equilibrium_report(
             for r in result.history
         ],
     }
-    return Output("\n".join(lines), payload)
+
+
+def _certificate_lines(
+    result: EquilibriumResult, lang: Lang | str, symmetric: bool, from_book: bool
+) -> list[str]:
+    """The payoff, the game value, the certified exploitability and the work done."""
+    unit = "points" if result.payoff is Payoff.MARGIN else "probability"
+    exact = (
+        " (exact, by symmetry)"
+        if symmetric
+        else f" (certified in [{result.lower:.6g}, {result.upper:.6g}])"
+    )
+    status = "converged" if result.converged else "stopped before convergence"
+    work = (
+        f"{say('iterations', lang)}: {result.iterations}, {status}; "
+        f"{say('time', lang)} {result.seconds:.2f} s"
+    )
+    if from_book:  # nothing was iterated now: the figures are those of the stored solve
+        work = f"from the book, solved earlier ({work.replace(';', ',')})"
+    return [
+        f"payoff: {result.payoff.value}: {_PAYOFF_TEXT[result.payoff].text(lang)}",
+        f"{say('game_value', lang)}: {result.value:.6g}{exact}",
+        f"certified {say('exploitability', lang)}: {result.gap:.3g} {unit} "
+        f"({result.exploitability_percent:.4f}% of "
+        + ("the 25 points)" if result.payoff is Payoff.MARGIN else "a game)"),
+        f"{work}; frontier strategies {result.frontier_sizes[0]:,}"
+        + ("" if symmetric else f" / {result.frontier_sizes[1]:,}"),
+    ]
+
+
+def equilibrium_report(
+    result: EquilibriumResult,
+    context: SuggestContext,
+    lang: Lang | str,
+    limit: int = 10,
+    *,
+    from_book: bool = False,
+) -> Output:
+    """Game value, certificate and the equilibrium strategies.
+
+    ``from_book``: the result was looked up, not solved now; its iterations
+    and seconds are those of the solve that stored it, and it has no history.
+    """
+    symmetric = context.theirs == context.mine
+    lines = _heading(context, lang, show_cards=True)
+    lines.extend(_certificate_lines(result, lang, symmetric, from_book))
+    lines.append(f"your strategy ({len(result.row.arrangements)} arrangements):")
+    lines.extend(_mixture_lines(result.row, lang, limit))
+    if not symmetric:
+        lines.append(f"opponent's strategy ({len(result.column.arrangements)} arrangements):")
+        lines.extend(_mixture_lines(result.column, lang, limit))
+    return Output("\n".join(lines), equilibrium_payload(result, context))
