@@ -5,16 +5,10 @@ Run from the repository root::
     python benchmarks/bench_best_response.py [--deals N] [--seed S] [--direct-deals M]
         [--direct-time-limit T] [--mixture-deals L] [--workers W] [--time-limit X] [--markdown]
 
-1. ``best_response`` on ``N`` mirror deals ``deal(seed=S + i)``, player 0
-   against player 1's holding, objectives points and margin, against
-   ``Opponent.random`` and the greedy arrangement (one untimed warm-up on the
-   deal ``S + N``), and the slowest calls with their models (``BestResponse.models``).
-2. The direct model on the first ``M`` deals: one boolean per (5-card subset
-   of the 25 cards, position), 265,650 of them, the same exact coefficients
-   (``position_values``) and a complete greedy hint; ``T`` seconds each.
-3. Objective win against a mixture of 200 random arrangements with
-   flat-Dirichlet probabilities (``default_rng((S, i))``), ``L`` deals.
-
+1. ``best_response`` on ``N`` mirror deals ``deal(seed=S + i)``, points and margin,
+   against ``Opponent.random`` and the greedy arrangement, and the slowest calls.
+2. The direct model (a boolean per 5-card subset and position) on ``M`` deals, ``T`` s each.
+3. Objective win against a mixture of 200 random arrangements, ``L`` deals.
 Targets (reported, never asserted): points and margin proven optimal, median
 wall <= 0.5 s, p95 <= 2 s; win against the mixture median <= 10 s.
 """
@@ -139,13 +133,10 @@ def our_tables(runs: list[dict], args: Any) -> list[h.Table]:
         ):
             targets.add(objective.value, name, target, measured, h.met(ok))
     figures.notes = [
-        "seconds: result.seconds (model building and solving, inside best_response); wall: the "
-        "whole call (also the exact rescoring and position statistics).",
-        "p95: numpy.percentile(..., 95), linear interpolation.",
-        "value: expected points (points) or expected points minus points conceded (margin), "
-        "out of 25.",
-        "random: Opponent.random (uniformly random arrangement of the same 25 cards); greedy: "
-        "Opponent.known(greedy_arrangement(...)).",
+        "seconds: result.seconds (model building and solving); wall: the whole call (also the "
+        "exact rescoring and position statistics); p95: numpy.percentile, linear interpolation.",
+        "value: expected points (points) or points minus points conceded (margin), out of 25; "
+        "random: Opponent.random; greedy: Opponent.known(greedy_arrangement(...)).",
         f"Each solve has a safety limit of {args.time_limit:g} s (--time-limit).",
     ]
     targets.notes = ["Targets are judged on the wall time, which includes result.seconds."]
@@ -165,12 +156,10 @@ def our_tables(runs: list[dict], args: Any) -> list[h.Table]:
             f"{r['result'].value:.4f}"
         )
     slowest.notes = [
-        "CP-SAT solves: BestResponse.models (each after a model build). Against a "
-        "random opponent each successive model keeps more (option, position) pairs (the pruning "
-        "slack grows fourfold) until its optimum reaches the floor; against a known arrangement "
-        "each solve checks one win/tie/loss pattern.",
-        "booleans / unpruned: the model's (option, position) pairs over all of them; equal "
-        "numbers mean the model was not pruned at all.",
+        "CP-SAT solves: BestResponse.models. Against a random opponent each model keeps more "
+        "(option, position) pairs (fourfold slack) until its optimum reaches the floor; against "
+        "a known arrangement each checks one win/tie/loss pattern. booleans / unpruned: the "
+        "model's pairs over all of them (equal: not pruned).",
     ]
     return [figures, targets, slowest]
 
@@ -223,22 +212,16 @@ def direct_tables(runs: list[dict], args: Any) -> list[h.Table]:
                 f"{best:.4f}{'' if proven else ' (not proven)'}; {gap}; {h.seconds(r['wall'])}"
             )
     summary.notes = [
-        "build: numpy data (strength of the 53,130 subsets, coefficients), 265,650 variables, "
-        "30 exactly-one constraints, objective, complete greedy hint; solve: CpSolver.solve wall "
-        f"time (CP-SAT default parameters, time limit {args.direct_time_limit:g} s, "
-        "random_seed 0).",
-        "mean value: over the runs that returned a solution; status UNKNOWN means no solution at "
-        "the time limit (the greedy hint is only a hint: CP-SAT loads it as a solution after "
-        "presolve).",
-        "ours: the table 1 results on the same deals (their wall times include building our "
-        "model).",
-        "A solve time above the limit means CP-SAT overran it, in presolve when the run stopped "
-        "there (the machine may also be loaded: see the load average).",
+        "build: numpy data (strengths of the 53,130 subsets), 265,650 variables, 30 exactly-one "
+        "constraints, objective, greedy hint; solve: CpSolver.solve wall time (default "
+        f"parameters, time limit {args.direct_time_limit:g} s, random_seed 0).",
+        "mean value: over the runs that returned a solution (UNKNOWN: none at the time limit; "
+        "CP-SAT loads the hint only after presolve); ours: the table 1 results on these deals.",
+        "A solve time above the limit means CP-SAT overran it (in presolve, or under load).",
     ]
     detail.notes = [
-        "Values in points out of 25 (exact integers / opponent total); ours - direct: how much "
-        "the direct model's best solution is below our optimum.",
-        "stopped in presolve: the CP-SAT log shows the time limit hit before the search started.",
+        "Values in points out of 25 (exact integers / opponent total); ours - direct: how far "
+        "the direct model's best solution is below our optimum; stopped in presolve: by the log.",
     ]
     return [summary, detail]
 
@@ -268,12 +251,9 @@ def mixture_tables(runs: list[dict], args: Any) -> list[h.Table]:
             + ", ".join(f"{b:,}" for b, _, _ in r["models"])
         )
     summary.notes = [
-        "Opponent: Opponent.mixture of 200 uniformly random arrangements of its holding, "
-        "probabilities from a flat Dirichlet; numpy.random.default_rng((seed, i)) for deal i.",
-        "value: probability of scoring more points than the opponent, exact against the "
-        "mixture; the bound is widened by the rounding of the probabilities to integer weights "
-        f"(1e-6), so a proven optimum shows a gap of about 5e-5. p95 over {len(runs)} deals "
-        "interpolates between the two slowest.",
+        "Opponent.mixture of 200 random arrangements, flat-Dirichlet probabilities "
+        "(numpy.random.default_rng((seed, i)) for deal i); value: probability of scoring more, "
+        "exact; the bound is widened by rounding the probabilities to integer weights (1e-6).",
     ]
     return [summary, detail]
 

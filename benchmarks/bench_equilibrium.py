@@ -5,21 +5,14 @@ Run from the repository root::
     python benchmarks/bench_equilibrium.py [--mirror-deals N] [--independent-deals M]
         [--seed S] [--time-limit T] [--workers W] [--markdown]
 
-Deals: ``N`` mirror deals ``deal(seed=S + i)`` and ``M`` independent deals
-``deal(seed=S + 1000 + i, Rules(discard_mode="independent"))``.  Each deal runs
-in a fresh child process (this script with ``--child``), warmed up untimed on
-the ace-low ranking, whose store of rank-state frontiers is another one, so its
-frontiers are *cold*.  It measures 1. each holding's frontier, cold
-(``cached_frontier``) and warm (one child per mode computing ``frontier`` deal
-after deal); 2. player 0's margin best response over the frontier
-(``frontier_best_response``) and by CP-SAT (``best_response``); 3. the
-equilibrium of each payoff (``DoubleOracle`` to the tolerance 1e-9, record by
-record; a child still running at its deadline is killed, its solve shows as
-KILLED); 4. the convergence of the first mirror deal, margin.
-
-Targets (reported, never asserted): frontier median <= 1 s; best response over
-the frontier <= 20 ms; equilibria exact (gap <= 1e-6), median total <= 5 s,
-p95 <= 20 s.
+On ``N`` mirror deals ``deal(seed=S + i)`` and ``M`` independent ones (seed
+``S + 1000 + i``), each in a fresh child process (``--child``) warmed up on the
+ace-low ranking, so that its frontiers are cold: 1. each holding's frontier, cold
+and warm; 2. the margin best response over the frontier and by CP-SAT; 3. each
+payoff's equilibrium (``DoubleOracle``, tolerance 1e-9, record by record; a killed
+child's solve shows as KILLED); 4. the convergence of the first mirror deal, margin.
+Targets (reported, never asserted): frontier median <= 1 s; best response over the
+frontier <= 20 ms; equilibria exact (gap <= 1e-6), median total <= 5 s, p95 <= 20 s.
 """
 
 from __future__ import annotations
@@ -237,16 +230,15 @@ def frontier_tables(cold: list[dict], warm: list[dict], stores: dict) -> list[h.
     summary.notes = [
         "profiles: non-dominated sorted strength profiles (Frontier.profiles); strategies: their "
         "distinct orderings (Frontier.strategies()), what best responses and equilibria enumerate.",
-        "cold: wall time of cached_frontier(holding, rules) in a fresh process per deal (warmed "
-        "up on the ace-low ranking, whose rank-state store is a different one); an independent "
-        "deal's second holding finds the first one's states. warm: frontier(holding, rules) in "
-        "one process per mode over the deals in order (its first deal is cold in both columns).",
-        "CPU: process CPU time of the same call (all threads), less distorted by other processes "
-        "than the wall time; the targets are judged on the wall time.",
+        "cold: cached_frontier(holding, rules) in a fresh process per deal (warmed up on the "
+        "ace-low ranking, another rank-state store; an independent deal's second holding finds "
+        "the first one's states); warm: frontier(holding, rules) in one process per mode over "
+        "the deals in order (its first deal is cold in both columns); CPU: process CPU time of "
+        "the same call (all threads); the targets are judged on the wall time.",
         "strategies(): wall time of Frontier.strategies() (every ordering, deduplicated), not "
         "part of the frontier time; the equilibrium solver calls it once per holding and solve.",
-        f"Store at the end of each warm sequence: {store_notes}.",
-        "Independent deals: two holdings each, one row per holding.",
+        f"Store at the end of each warm sequence: {store_notes}. Independent deals: two holdings "
+        "each, one row per holding.",
     ]
     return [summary, detail]
 
@@ -282,13 +274,10 @@ def response_tables(runs: list[dict]) -> list[h.Table]:
                 f"{r['frontier_value'] - r['cpsat_value']:.1e}"
             )
     summary.notes = [
-        "Player 0 against player 1's holding; objective margin (expected points scored minus "
-        "conceded, out of 25). random: Opponent.random; greedy: "
-        "Opponent.known(greedy_arrangement(player 1's holding)).",
-        "frontier: wall time of frontier_best_response with its frontier cached (one untimed "
-        "call first), i.e. the evaluation of every frontier strategy plus rebuilding the "
-        "arrangement; CP-SAT: wall time of best_response (model building included).",
-        "Both values are exact and should agree to 1e-9 (tests/test_frontier.py checks it).",
+        "Player 0 against player 1's holding, objective margin (out of 25); random: "
+        "Opponent.random; greedy: Opponent.known(greedy_arrangement(player 1's holding)).",
+        "frontier: frontier_best_response with its frontier cached (one untimed call first); "
+        "CP-SAT: best_response (model building included); both exact, they should agree to 1e-9.",
     ]
     return [summary, detail]
 
@@ -347,35 +336,23 @@ def equilibrium_tables(solves: list[dict], args: Any) -> list[h.Table]:
                 f"{h.seconds(f['lp'])} ({f['iterations']}); {h.seconds(f['oracle'])}"
             )
     summary.notes = [
-        "gap: certified upper - lower bound on the game value when the solve stopped (payoff "
-        "units: points out of 25 for margin, probability for win); exact: converged to the "
-        f"tolerance {TOLERANCE:g} without error. A solve that raised or was killed shows the gap "
-        "of its last iteration record.",
-        "LP size: restricted strategies per player (the linear program has that many variables "
-        "and constraints), at the last iteration and the largest of any iteration (the solver "
-        "drops strategies unused lately, so the last can be smaller); support: arrangements with "
-        "positive probability in the equilibrium strategies (len(result.row.arrangements), "
-        "column).",
-        "total: cold frontier time of the deal's holdings (table 1, cold) + the solve on the "
-        "cached frontiers; excl. frontier: the solve alone (its wall time less "
-        "result.frontier_seconds); CPU: process CPU time of the same (all threads), less "
-        "distorted by other processes.",
+        "gap: certified upper - lower bound on the value when the solve stopped (points out of "
+        f"25 for margin, probability for win); exact: converged to {TOLERANCE:g} without error "
+        "(a solve that raised or was killed shows the gap of its last record).",
+        "LP size: restricted strategies per player, at the last iteration and the largest of any "
+        "(unused strategies are dropped); support: arrangements with positive probability in "
+        "the equilibrium strategies (len(result.row.arrangements), column).",
+        "total: cold frontier time (table 1) + the solve on the cached frontiers; excl. "
+        "frontier: the solve's wall time less result.frontier_seconds; CPU: process CPU time.",
         f"Each solve has a time limit of {args.time_limit:g} s (--time-limit), checked between "
-        "iterations; a solve that hits it shows as not converged. A deal's child process still "
-        "running at its deadline is killed; its solve in progress shows as KILLED.",
-        "Mirror deals are symmetric games: value 0 (margin) or 1/2 (win), one strategy set, "
-        "LP size row = column.",
-        "p95 over few deals interpolates between the slowest ones.",
+        "iterations (then not converged); a child still running at its deadline is killed "
+        "(KILLED). Mirror deals are symmetric: value 0 (margin) or 1/2 (win), LP row = column.",
     ]
-    targets.notes = [
-        "Targets per mode and payoff; the times include the cold frontier. Solves that raised, "
-        "hit the time limit or were killed count with the time they took."
-    ]
+    targets.notes = ["The times include the cold frontier; failed solves count with their time."]
     detail.notes = [
-        "in GLOP: the records' lp_seconds summed, the restricted-game LP (GLOP, or the warm "
-        "simplex for win) (calls = iterations); in best responses: the records' oracle_seconds "
-        "summed (both players); the rest of the solve is building strategy lists, payoff "
-        "columns, rebuilding the LP after dropping strategies, and the final mixtures.",
+        "in GLOP: the records' lp_seconds summed (GLOP, or the warm simplex for win; calls = "
+        "iterations); in best responses: their oracle_seconds summed (both players); the rest "
+        "is strategy lists, payoff columns, LP rebuilds and the final mixtures.",
     ]
     broken = h.Table(
         "3d. Solves that raised or were killed",

@@ -4,17 +4,12 @@ Run from the repository root::
 
     python benchmarks/bench_evaluator.py [--hands N] [--repeat R] [--seed S] [--markdown]
 
-1. Cold build: ``R`` fresh interpreters each time ``import solver``, the first
-   ``hand_table()``, the first ``strength()``, the ace-low table and a cache hit.
-2. ``strength(hands)`` on ``N`` seeded random hands, as int8 and int64.
-3. The per-hand evaluators of other libraries (when installed), one call per
-   hand on a subsample, card conversion done before timing.
-4. Our own ``strength(hand)`` one hand at a time.
-5. How often the other libraries order random pairs of hands as we do (reported;
-   ``tests/test_evaluator.py`` checks the ranking).
-
-Medians over ``R`` repeats are quoted.  Targets (reported, never asserted):
-import <= 0.2 s and first table <= 0.15 s cold, batch >= 40 M hands/s.
+1. Cold build in ``R`` fresh interpreters; 2. ``strength(hands)`` on ``N`` random
+hands; 3. other libraries' per-hand evaluators (when installed); 4. our
+``strength(hand)`` one hand at a time; 5. how often the others order random pairs
+of hands as we do (``tests/test_evaluator.py`` checks the ranking).  Medians over
+``R`` repeats.  Targets (reported, never asserted): import <= 0.2 s and first
+table <= 0.15 s cold, batch >= 40 M hands/s.
 """
 
 from __future__ import annotations
@@ -104,7 +99,7 @@ def other_evaluators(hands: list[list[int]]) -> list[Evaluator]:
     """(library, call, run over every hand, sign making higher better) of each installed one."""
     found: list[Evaluator] = []
     try:
-        import treys  # type: ignore[import-untyped]
+        import treys
 
         evaluate = treys.Evaluator().evaluate  # builds its tables: outside the timed region
         ids = [treys.Card.new(name) for name in CARD_NAMES]
@@ -114,7 +109,7 @@ def other_evaluators(hands: list[list[int]]) -> list[Evaluator]:
     except ImportError:
         h.log("treys not installed: skipped")
     try:
-        import eval7  # type: ignore[import-untyped]
+        import eval7
 
         cards = [eval7.Card(name) for name in CARD_NAMES]
         as_cards = [[cards[c] for c in hand] for hand in hands]
@@ -123,7 +118,7 @@ def other_evaluators(hands: list[list[int]]) -> list[Evaluator]:
     except ImportError:
         h.log("eval7 not installed: skipped")
     try:
-        from phevaluator import Card, evaluate_5cards, evaluate_cards  # type: ignore[import-untyped]
+        from phevaluator import Card, evaluate_5cards, evaluate_cards
 
         ids = [Card.to_id(name) for name in CARD_NAMES]
         as_ids = [tuple(ids[c] for c in hand) for hand in hands]

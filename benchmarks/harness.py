@@ -1,8 +1,7 @@
 """The benchmark harness: timing, fresh processes, machine facts, tables, the command line.
 
-Not part of the package: the scripts import it as a sibling module.  It imports
-nothing of ``solver``, so that a child process measuring another checkout
-(``--baseline PATH``) loads that checkout's package only.
+The scripts import it as a sibling module.  It imports nothing of ``solver``, so that a
+child process measuring another checkout (``--baseline PATH``) loads that one's package.
 """
 
 from __future__ import annotations
@@ -25,9 +24,6 @@ from typing import Any
 import numpy as np
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-
-
-# --------------------------------------------------------------------------- timing, processes
 
 
 @dataclass
@@ -130,9 +126,6 @@ def groups(items: Sequence[dict], **keys: Iterable[Any]) -> Iterator[tuple[list[
             yield values, group
 
 
-# --------------------------------------------------------------------------- statistics, cells
-
-
 def median(values: Iterable[float]) -> float:
     return float(statistics.median(values))
 
@@ -152,7 +145,6 @@ def seconds(value: float) -> str:
 
 
 def ms(value: float) -> str:
-    """Milliseconds, for values in seconds."""
     return f"{1000 * value:.1f} ms"
 
 
@@ -163,9 +155,6 @@ def spread(values: Sequence[float], fmt: Callable[[float], str] = seconds) -> li
 
 def met(ok: bool) -> str:
     return "yes" if ok else "NO"
-
-
-# --------------------------------------------------------------------------- tables
 
 
 @dataclass
@@ -205,7 +194,7 @@ class Table:
         return "\n".join(lines + [f"  * {n}" for n in self.notes])
 
 
-def md_line(cells: Sequence[str]) -> str:
+def md_line(cells: Sequence[str]) -> str:  # a markdown table row
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
 
@@ -226,9 +215,6 @@ def log(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-# --------------------------------------------------------------------------- machine facts
-
-
 def version(distribution: str) -> str:
     try:
         return importlib.metadata.version(distribution)
@@ -237,14 +223,10 @@ def version(distribution: str) -> str:
 
 
 def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for text in cpuinfo:
-                if text.startswith("model name"):
-                    return text.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+    info = Path("/proc/cpuinfo")
+    lines = info.read_text(encoding="utf-8").splitlines() if info.exists() else []
+    names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
+    return names[0] if names else platform.processor() or "unknown"
 
 
 def git_revision(root: Path = REPO_ROOT) -> str:
@@ -302,9 +284,6 @@ def machine(versions: Sequence[str | tuple[str, str]], parameters: str, load: bo
     return Table("Machine", ["item", "value"], "ll", [[key, value] for key, value in items])
 
 
-# --------------------------------------------------------------------------- command line
-
-
 class Parser(argparse.ArgumentParser):
     """Options described by the module docstring; errors on one line, exit status 2."""
 
@@ -337,9 +316,3 @@ def checkout(text: str) -> Path:
     if not (Path(text) / "solver").is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is not a checkout (no solver/ in it)")
     return Path(text).resolve()
-
-
-def implementations(args: argparse.Namespace) -> dict[str, Path]:
-    """This checkout, and the ``--baseline`` checkout when given, by name."""
-    baseline = getattr(args, "baseline", None)
-    return {"this checkout": REPO_ROOT} | ({"baseline": baseline} if baseline else {})
