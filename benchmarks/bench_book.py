@@ -4,19 +4,10 @@ Run from the repository root::
 
     python benchmarks/bench_book.py [--margin N] [--win M] [--seed S] [--lookups K] [--markdown]
 
-It builds a fresh book of ``N`` seeded mirror deals for the margin payoff and
-one of ``M`` for the win payoff (the deals of ``quintet book build --seed S``,
-one worker, BLAS on one thread, costs in CPU time).  Each build runs in a
-fresh process (this script with ``--child``), warmed up untimed by one solve on
-the ace-low ranking, so every deal pays for its frontiers as on a fresh
-worker.  Then it times ``K`` lookups through
-:func:`solver.book.lookup.solve_with_book` of stored deals with their suits
-relabelled at random (canonical key, SQLite read, strategies decoded and
-mapped back), and the bare read ``Book.get``.
-
-From the measured cost per deal it projects the full mirror book (every one
-of the 156,248 classes, both payoffs) on 64 and 512 cores: classes x cost per
-deal / cores, and its size: classes x bytes per deal.
+It builds a book of ``N`` seeded mirror deals (margin) and one of ``M`` (win), each
+in a fresh process (``--child``, one worker, BLAS on one thread), times ``K``
+lookups of relabelled stored deals (``solve_with_book``, ``Book.get``), and
+projects the full mirror book on 64 and 512 cores.
 """
 
 from __future__ import annotations
@@ -27,83 +18,73 @@ import tempfile
 from contextlib import closing
 from pathlib import Path
 
+import harness as h
 import numpy as np
-from harness import Table, emit, fresh, machine, median, parser, seconds, show, timed, version
 
+from solver import Book, Rules, build_book, deal, solve_equilibrium, solve_with_book
 from solver.app.arguments import non_negative_int, positive_int
+from solver.book.build import seeded_keys
+from solver.book.canonical import canonical_key, holding_of, mirror_class_count, relabel
 
 CORES = (64, 512)
+RULES = Rules()
 
 
 def child(path: Path, payoff: str, deals: int, seed: int, lookups: int) -> None:
     """Build one book, measure its bytes and lookups; one JSON line."""
     from threadpoolctl import threadpool_limits
 
-    from solver.book.build import build, seeded_keys
-    from solver.book.canonical import canonical_key, holding_of, relabel
-    from solver.book.lookup import solve_with_book
-    from solver.book.store import Book
-    from solver.equilibria.equilibrium import solve
-    from solver.game.deal import deal
-    from solver.game.rules import DEFAULT_RULES, Rules
-
     with threadpool_limits(limits=1):
         warm = deal(seed=999_999, rules=Rules(ace_low_straight=True))
-        solve(*warm.holdings, warm.rules, payoff)
-        run = timed(lambda: build(path, DEFAULT_RULES, [payoff], deals=deals, seed=seed))
+        solve_equilibrium(*warm.holdings, warm.rules, payoff)
+        run = h.timed(lambda: build_book(path, RULES, [payoff], deals=deals, seed=seed))
     with closing(sqlite3.connect(path)) as connection:  # the log folded in, free pages dropped
         connection.execute("VACUUM")
-    rng = np.random.default_rng(seed)
+    rng, full, bare = np.random.default_rng(seed), [], []
     with Book(path) as book:
         rows = book.count()
-        blobs = sum(len(v) for r in book.rows(DEFAULT_RULES, payoff) for v in r if type(v) is bytes)
-        keys = [tuple(k) for k in book.keys(DEFAULT_RULES, payoff).tolist()]
-        full, bare = [], []
+        blobs = sum(len(v) for r in book.rows(RULES, payoff) for v in r if type(v) is bytes)
+        keys = [tuple(k) for k in book.keys(RULES, payoff).tolist()]
         for _ in range(lookups):
             key = keys[int(rng.integers(len(keys)))]
             holding = relabel(holding_of(key[0]), int(rng.integers(24)))
-            answer = timed(lambda h=holding: solve_with_book(h, h, payoff, DEFAULT_RULES, book))
+            answer = h.timed(lambda x=holding: solve_with_book(x, x, payoff, RULES, book))
             assert answer.result.from_book
             canonical, _ = canonical_key((holding, holding))
             full.append(answer.wall[0])
-            bare.append(timed(lambda c=canonical: book.get(c, DEFAULT_RULES, payoff)).wall[0])
-    emit(
+            bare.append(h.timed(lambda c=canonical: book.get(c, RULES, payoff)).wall[0])
+    stored = len(seeded_keys(deals, seed, RULES))
+    size = {"file": path.stat().st_size / rows, "blobs": blobs / rows}
+    h.emit(
         wall=run.wall[0],
         cpu=run.cpu[0],
-        stored=len(seeded_keys(deals, seed, DEFAULT_RULES)),
-        file=path.stat().st_size / rows,
-        blobs=blobs / rows,
-        full=median(full),
-        bare=median(bare),
+        stored=stored,
+        full=h.median(full),
+        bare=h.median(bare),
+        **size,
     )
 
 
 def main() -> int:
     """Build, measure and print the tables."""
-    cli = parser(__doc__)
-    cli.add_argument("--margin", type=positive_int, default=40, help="margin deals")
-    cli.add_argument("--win", type=positive_int, default=20, help="win deals")
-    cli.add_argument("--seed", type=non_negative_int, default=0)
-    cli.add_argument("--lookups", type=positive_int, default=200)
-    args = cli.parse_args()
+    cli = h.parser(__doc__).options(positive_int, margin=40, win=20, lookups=200)
+    args = cli.options(non_negative_int, seed=0).parse_args()
     if args.child:
         path, payoff, *numbers = args.child
         child(Path(path), payoff, *map(int, numbers))
         return 0
-    from solver.book.canonical import mirror_class_count
-
-    facts = machine(
-        [("ortools", version("ortools")), ("numpy", version("numpy"))],
+    facts = h.machine(
+        ["ortools", "numpy"],
         f"--margin {args.margin} --win {args.win} --seed {args.seed} --lookups {args.lookups}",
     )
-    rates = Table(
+    rates = h.Table(
         "Book build, mirror deals, one worker",
         "payoff; deals; wall; CPU; CPU per deal; deals per core-hour; bytes per deal (file); "
         "strategy bytes per deal; lookup median; SQLite read median",
         "lrrrrrrrrr",
     )
     classes = mirror_class_count()
-    projection = Table(
+    projection = h.Table(
         f"Projected full mirror book ({classes:,} classes)",
         ["payoff", *(f"{c} cores" for c in CORES), "size"],
         "lrrr",
@@ -112,17 +93,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-book-") as folder:
         for payoff, deals in (("margin", args.margin), ("win", args.win)):
             path = str(Path(folder) / f"{payoff}.sqlite")
-            done = fresh(
+            m = h.last(
                 __file__, "--child", path, payoff, str(deals), str(args.seed), str(args.lookups)
             )
-            if done.error or not done.messages:
-                sys.exit(f"{payoff} build failed: {done.error}")
-            m = done.messages[-1]
             per_deal = m["cpu"] / m["stored"]
             rates.add(
-                f"{payoff}; {m['stored']}; {seconds(m['wall'])}; {seconds(m['cpu'])}; "
-                f"{seconds(per_deal)}; {3600 / per_deal:.0f}; {m['file']:,.0f}; {m['blobs']:,.0f}; "
-                f"{1e3 * m['full']:.2f} ms; {1e3 * m['bare']:.3f} ms"
+                f"{payoff}; {m['stored']}; {h.seconds(m['wall'])}; {h.seconds(m['cpu'])}; "
+                f"{h.seconds(per_deal)}; {3600 / per_deal:.0f}; {m['file']:,.0f}; "
+                f"{m['blobs']:,.0f}; {1e3 * m['full']:.2f} ms; {1e3 * m['bare']:.3f} ms"
             )
             hours = [f"{classes * per_deal / cores / 3600:.1f} h" for cores in CORES]
             projection.add(payoff, *hours, f"{classes * m['file'] / 1e9:.2f} GB")
@@ -137,7 +115,7 @@ def main() -> int:
         "deals per core-hour from CPU time (the process's, all its threads): on a shared "
         "machine the wall time also counts other users' load"
     )
-    show([facts, rates, projection], args.markdown)
+    h.show([facts, rates, projection], args.markdown)
     return 0
 
 

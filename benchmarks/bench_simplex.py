@@ -5,12 +5,10 @@ Run from the repository root::
     python benchmarks/bench_simplex.py [--deals N] [--first I] [--time-limit S] [--markdown]
 
 It solves the win equilibrium of tournament deals ``I .. I+N-1`` (seed 2026,
-mirror mode: the deals of ``quintet tournament --seed 2026``) with
-``solve(..., warm_simplex=True)`` and ``warm_simplex=False`` (GLOP from scratch
-at every iteration), in the same run.  Frontiers are computed first, untimed;
-BLAS runs one thread, as in tournament workers; the two engines alternate deal
-by deal.  Each solve is capped at ``S`` seconds; a capped solve shows the gap
-it certified.
+mirror mode) with ``solve(..., warm_simplex=True)`` and ``warm_simplex=False``
+(GLOP from scratch at every iteration).  Frontiers are computed first, untimed;
+BLAS runs one thread; the engines alternate deal by deal; each solve is capped
+at ``S`` seconds (a capped solve shows the gap it certified).
 """
 
 from __future__ import annotations
@@ -19,63 +17,54 @@ import statistics
 import sys
 from collections.abc import Sequence
 
-from harness import Table, alternate, log, machine, p95, parser, seconds, show, timed, version
+import harness as h
 from threadpoolctl import threadpool_limits
 
+import solver
 from solver.app.arguments import non_negative_int, positive_float, positive_int
-from solver.equilibria.equilibrium import solve
-from solver.game.deal import deal, deal_seed
-from solver.game.rules import DEFAULT_RULES
+from solver.game.deal import deal_seed
 from solver.models.packets import check_holding
-from solver.response.frontier import cached_frontier
 
 ENGINES = {"warm simplex": True, "GLOP from scratch": False}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Solve every deal with both engines and print the tables."""
-    cli = parser(__doc__)
-    cli.add_argument("--deals", type=positive_int, default=20)
-    cli.add_argument("--first", type=non_negative_int, default=0)
-    cli.add_argument("--time-limit", type=positive_float, default=120.0)
-    args = cli.parse_args(argv)
-    facts = machine(
-        [("ortools", version("ortools")), ("numpy", version("numpy"))],
+    cli = h.parser(__doc__).options(positive_int, deals=20).options(non_negative_int, first=0)
+    args = cli.options(positive_float, time_limit=120.0).parse_args(argv)
+    facts = h.machine(
+        ["ortools", "numpy"],
         f"--deals {args.deals} --first {args.first} --time-limit {args.time_limit:g}",
     )
     holdings = {}
 
     def measure(index: int, engine: str) -> tuple[float, float]:
         if index not in holdings:  # the frontier first, untimed
-            holdings[index] = check_holding(deal(deal_seed(2026, index)).holdings[0])
-            cached_frontier(holdings[index], DEFAULT_RULES)
-        holding, warm = holdings[index], ENGINES[engine]
-        options = {"payoff": "win", "time_limit": args.time_limit, "warm_simplex": warm}
-        run = timed(lambda: solve(holding, holding, **options))
-        log(f"deal {index}, {engine}: {seconds(run.wall[0])}")
+            holdings[index] = check_holding(solver.deal(deal_seed(2026, index)).holdings[0])
+            solver.cached_frontier(holdings[index], solver.Rules())
+        holding, options = holdings[index], {"warm_simplex": ENGINES[engine]}
+        options |= {"payoff": "win", "time_limit": args.time_limit}
+        run = h.timed(lambda: solver.solve_equilibrium(holding, holding, **options))
+        h.log(f"deal {index}, {engine}: {h.seconds(run.wall[0])}")
         return run.wall[0], run.result.gap
 
     with threadpool_limits(limits=1):
-        runs = alternate(range(args.first, args.first + args.deals), list(ENGINES), measure)
-    per_deal = Table("Win equilibria, seconds per deal", ["deal", *ENGINES, "ratio"], "rrrr")
+        runs = h.alternate(range(args.first, args.first + args.deals), list(ENGINES), measure)
+    per_deal = h.Table("Win equilibria, seconds per deal", ["deal", *ENGINES, "ratio"], "rrrr")
     for k, (warm, glop) in enumerate(zip(*runs.values(), strict=True)):
-        cells = [
-            seconds(t) + ("" if gap <= 1e-9 else f" (gap {gap:.1e})") for t, gap in (warm, glop)
-        ]
+        cells = [h.seconds(t) + ("" if g <= 1e-9 else f" (gap {g:.1e})") for t, g in (warm, glop)]
         per_deal.add(args.first + k, *cells, f"{glop[0] / warm[0]:.1f}x")
-    summary = Table("Win equilibria: summary", "engine; median; mean; p95; max; capped", "lrrrrr")
+    summary = h.Table("Win equilibria: summary", "engine; median; mean; p95; max; capped", "lrrrrr")
     for name, found in runs.items():
         values = [t for t, _ in found]
-        summary.add(
-            f"{name}; {seconds(statistics.median(values))}; {seconds(statistics.fmean(values))}; "
-            f"{seconds(p95(values))}; {seconds(max(values))}; {sum(g > 1e-9 for _, g in found)}"
-        )
+        figures = [h.median(values), statistics.fmean(values), h.p95(values), max(values)]
+        summary.add(name, *map(h.seconds, figures), sum(g > 1e-9 for _, g in found))
     warm, glop = (sum(t for t, _ in found) for found in runs.values())
     summary.notes.append(
-        f"total {glop / warm:.1f}x faster with the warm simplex ({seconds(warm)} against "
-        f"{seconds(glop)}); every exact result is certified to 1e-9"
+        f"total {glop / warm:.1f}x faster with the warm simplex ({h.seconds(warm)} against "
+        f"{h.seconds(glop)}); every exact result is certified to 1e-9"
     )
-    show([facts, summary, per_deal], args.markdown)
+    h.show([facts, summary, per_deal], args.markdown)
     return 0
 
 

@@ -1,20 +1,7 @@
-"""The benchmark harness: timing, fresh processes, alternatives, machine facts, tables.
+"""The benchmark harness: timing, fresh processes, machine facts, tables, the command line.
 
-Not part of the package: the scripts import it as a sibling module.  It imports
-nothing of ``solver``, so a child process measuring another checkout
-(``--baseline PATH``) loads that checkout's package only.
-
-* :func:`timed` times a callable ``repeats`` times (wall and CPU, after
-  untimed warm-up calls); :func:`fresh` runs ``python ARGS`` in a new
-  interpreter on a checkout, with a deadline, and collects the JSON lines
-  the child printed (:func:`emit`), even when it is killed.
-* :func:`alternate` measures every alternative on one item before the next
-  item, so that all of them see the same load.
-* :func:`parser` gives every script ``--markdown``, a hidden ``--child`` (its
-  part run in a fresh process), optionally ``--baseline PATH``, and one-line
-  errors with exit status 2; :func:`implementations` names the checkouts.
-* :class:`Table` renders GitHub markdown or aligned text; :func:`show` prints
-  the tables and a footer; :func:`machine` is the table of machine facts.
+The scripts import it as a sibling module.  It imports nothing of ``solver``, so that a
+child process measuring another checkout (``--baseline PATH``) loads that one's package.
 """
 
 from __future__ import annotations
@@ -29,7 +16,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,9 +24,6 @@ from typing import Any
 import numpy as np
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-
-
-# --------------------------------------------------------------------------- timing
 
 
 @dataclass
@@ -53,14 +37,6 @@ class Timing:
     @property
     def median(self) -> float:
         return median(self.wall)
-
-    @property
-    def best(self) -> float:
-        return min(self.wall)
-
-    @property
-    def cpu_median(self) -> float:
-        return median(self.cpu)
 
 
 def timed(call: Callable[[], Any], repeats: int = 1, warmup: int = 0) -> Timing:
@@ -79,45 +55,47 @@ def timed(call: Callable[[], Any], repeats: int = 1, warmup: int = 0) -> Timing:
 
 @dataclass
 class Child:
-    """What a fresh process printed: its JSON lines, its wall time, what went wrong."""
+    """What a fresh process printed, its wall time, what went wrong ("" if nothing)."""
 
-    messages: list[Any]
+    stdout: str
     wall: float
-    error: str = ""
-    stdout: str = ""
+    error: str
+
+    @property
+    def messages(self) -> list[Any]:
+        """The JSON lines the child printed (:func:`emit`)."""
+        return [json.loads(line) for line in self.stdout.splitlines() if line[:1] in "{["]
 
 
-def fresh(
-    *arguments: str, root: Path | None = None, timeout: float | None = None, raw: bool = False
-) -> Child:
+def fresh(*arguments: str, root: Path | None = None, timeout: float | None = None) -> Child:
     """Run ``python ARGUMENTS`` in a new interpreter importing the checkout ``root``.
 
     ``root`` (default this checkout) goes first on ``PYTHONPATH`` and is the
     working directory.  A child still running at ``timeout`` seconds is killed;
-    the lines it printed are kept and ``error`` says so (a failing child: the end
-    of its stderr).  ``raw`` keeps the whole stdout instead of parsing it.
+    what it printed is kept and ``error`` says so (a failing child: its stderr's end).
     """
     root = (root or REPO_ROOT).resolve()
     path = os.environ.get("PYTHONPATH")
     env = os.environ | {"PYTHONPATH": str(root) + (os.pathsep + path if path else "")}
     started = time.perf_counter()
+    command = [sys.executable, *arguments]
     try:
         done = subprocess.run(
-            [sys.executable, *arguments],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=root,
-            timeout=timeout,
+            command, capture_output=True, text=True, env=env, cwd=root, timeout=timeout
         )
         out, error = done.stdout, done.stderr[-2000:] if done.returncode else ""
     except subprocess.TimeoutExpired as expired:
         out = expired.stdout.decode() if isinstance(expired.stdout, bytes) else expired.stdout
         out, error = out or "", f"killed after {timeout:.0f} s"
-    wall = time.perf_counter() - started
-    if raw:
-        return Child([], wall, error, out)
-    return Child([json.loads(line) for line in out.splitlines() if line[:1] in "{["], wall, error)
+    return Child(out, time.perf_counter() - started, error)
+
+
+def last(*arguments: str) -> Any:
+    """The last JSON line of a fresh process; exit with its error if it failed."""
+    done = fresh(*arguments)
+    if done.error or not done.messages:
+        sys.exit(f"{' '.join(arguments)}: {done.error or 'no output'}")
+    return done.messages[-1]
 
 
 def emit(**fields: Any) -> None:
@@ -128,7 +106,7 @@ def emit(**fields: Any) -> None:
 def alternate(
     items: Iterable[Any], alternatives: Sequence[str], measure: Callable[[Any, str], Any]
 ) -> dict[str, list[Any]]:
-    """``measure(item, alternative)`` for every alternative, item after item; None is dropped."""
+    """``measure(item, alternative)`` for every alternative, item after item (same load)."""
     found: dict[str, list[Any]] = {name: [] for name in alternatives}
     for item in items:
         for name in alternatives:
@@ -137,7 +115,15 @@ def alternate(
     return found
 
 
-# --------------------------------------------------------------------------- statistics
+def groups(items: Sequence[dict], **keys: Iterable[Any]) -> Iterator[tuple[list[Any], list[dict]]]:
+    """``(values, items having them)`` for every combination of the keys' values, if any."""
+    combinations: list[list[Any]] = [[]]
+    for values in keys.values():
+        combinations = [[*c, v] for c in combinations for v in values]
+    for values in combinations:
+        pairs = list(zip(keys, values, strict=True))
+        if group := [item for item in items if all(item[k] == v for k, v in pairs)]:
+            yield values, group
 
 
 def median(values: Iterable[float]) -> float:
@@ -159,7 +145,6 @@ def seconds(value: float) -> str:
 
 
 def ms(value: float) -> str:
-    """Milliseconds, for values in seconds."""
     return f"{1000 * value:.1f} ms"
 
 
@@ -172,16 +157,9 @@ def met(ok: bool) -> str:
     return "yes" if ok else "NO"
 
 
-# --------------------------------------------------------------------------- tables
-
-
 @dataclass
 class Table:
-    """A titled table of cells, rendered as markdown or plain text.
-
-    ``headers`` is a list or one string separated by ``"; "``; ``align`` has one
-    character per column: ``"l"`` (left) or ``"r"`` (right).
-    """
+    """A titled table: ``headers`` one string separated by ``"; "``, ``align`` "l" or "r" each."""
 
     title: str
     headers: list[str] | str
@@ -200,11 +178,10 @@ class Table:
         self.rows.append([str(cell) for cell in cells])
 
     def render(self, markdown: bool) -> str:
-        """The table as GitHub markdown (``markdown=True``) or aligned plain text."""
+        """The table as GitHub markdown or as aligned plain text."""
         if markdown:
             rule = "|" + "|".join("---:" if a == "r" else ":---" for a in self.align) + "|"
-            lines = [f"### {self.title}", "", _md_line(self.headers), rule]
-            lines += [_md_line(row) for row in self.rows]
+            lines = [f"### {self.title}", "", md_line(self.headers), rule, *map(md_line, self.rows)]
             return "\n".join(lines + ([""] if self.notes else []) + [f"- {n}" for n in self.notes])
         widths = [max(map(len, column)) for column in zip(self.headers, *self.rows, strict=True)]
 
@@ -217,7 +194,7 @@ class Table:
         return "\n".join(lines + [f"  * {n}" for n in self.notes])
 
 
-def _md_line(cells: Sequence[str]) -> str:
+def md_line(cells: Sequence[str]) -> str:  # a markdown table row
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
 
@@ -227,12 +204,15 @@ def show(tables: Sequence[Table], markdown: bool, footer: str = "") -> None:
     print(f"\n{footer}")
 
 
+def elapsed(started: float, load: bool = True) -> str:
+    """The footer: the time since ``started`` (``time.perf_counter``), the load at the end."""
+    text = f"Total benchmark time: {time.perf_counter() - started:.1f} s"
+    return text + (f"; load average at the end: {load_average()}" if load else "")
+
+
 def log(message: str) -> None:
     """Progress on stderr, so that stdout holds only the tables."""
     print(f"[bench] {message}", file=sys.stderr, flush=True)
-
-
-# --------------------------------------------------------------------------- machine facts
 
 
 def version(distribution: str) -> str:
@@ -243,14 +223,10 @@ def version(distribution: str) -> str:
 
 
 def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for text in cpuinfo:
-                if text.startswith("model name"):
-                    return text.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+    info = Path("/proc/cpuinfo")
+    lines = info.read_text(encoding="utf-8").splitlines() if info.exists() else []
+    names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
+    return names[0] if names else platform.processor() or "unknown"
 
 
 def git_revision(root: Path = REPO_ROOT) -> str:
@@ -271,7 +247,6 @@ def git_revision(root: Path = REPO_ROOT) -> str:
 
 
 def load_average() -> str:
-    """The 1, 5 and 15 minute load averages."""
     try:
         return " / ".join(f"{x:.2f}" for x in os.getloadavg()) + " (1 / 5 / 15 min)"
     except OSError:
@@ -282,8 +257,16 @@ def python_version() -> str:
     return f"{platform.python_implementation()} {platform.python_version()}"
 
 
-def machine(versions: Sequence[tuple[str, str]], parameters: str, load: bool = True) -> Table:
-    """Date, machine, load, Python, the given ``(item, version)`` rows and parameters."""
+def package(module: Any) -> tuple[str, str]:
+    """The machine-table row of the ``solver`` package: version and git revision."""
+    return ("quintet-solver", f"{module.__version__}, git {git_revision()}")
+
+
+def machine(versions: Sequence[str | tuple[str, str]], parameters: str, load: bool = True) -> Table:
+    """Date, machine, load, Python, versions and parameters.
+
+    A version is ``(item, value)`` or distribution names separated by " / ".
+    """
     cpus = os.cpu_count() or 1
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
     items = [
@@ -292,25 +275,32 @@ def machine(versions: Sequence[tuple[str, str]], parameters: str, load: bool = T
         ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
         *([("load average at start", load_average())] if load else []),
         ("python", python_version()),
-        *versions,
+        *[
+            v if isinstance(v, tuple) else (v, " / ".join(map(version, v.split(" / "))))
+            for v in versions
+        ],
         ("parameters", parameters),
     ]
     return Table("Machine", ["item", "value"], "ll", [[key, value] for key, value in items])
 
 
-# --------------------------------------------------------------------------- command line
+class Parser(argparse.ArgumentParser):
+    """Options described by the module docstring; errors on one line, exit status 2."""
 
-
-class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        """One line on stderr, exit status 2."""
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def options(self, kind: Callable[[str], Any], **defaults: Any) -> Parser:
+        """An option ``--name`` (``name`` with dashes) of that type for each ``name=default``."""
+        for name, default in defaults.items():
+            self.add_argument("--" + name.replace("_", "-"), type=kind, default=default)
+        return self
 
-def parser(doc: str | None, baseline: bool = False) -> argparse.ArgumentParser:
-    """Options described by the module docstring: --markdown, the hidden --child, --baseline."""
+
+def parser(doc: str | None, baseline: bool = False) -> Parser:
+    """A parser with --markdown, the hidden --child (a part in a fresh process), --baseline."""
     text = (doc or "").strip()
-    result = _Parser(
+    result = Parser(
         description=text.splitlines()[0] if text else None,
         epilog=text.split("\n\n", 1)[-1] if "\n\n" in text else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -318,17 +308,11 @@ def parser(doc: str | None, baseline: bool = False) -> argparse.ArgumentParser:
     result.add_argument("--markdown", action="store_true", help="print GitHub markdown tables")
     result.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     if baseline:
-        result.add_argument("--baseline", type=_checkout, help="another checkout to measure too")
+        result.add_argument("--baseline", type=checkout, help="another checkout to measure too")
     return result
 
 
-def _checkout(text: str) -> Path:
+def checkout(text: str) -> Path:
     if not (Path(text) / "solver").is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is not a checkout (no solver/ in it)")
     return Path(text).resolve()
-
-
-def implementations(args: argparse.Namespace) -> dict[str, Path]:
-    """This checkout, and the ``--baseline`` checkout when given, by name."""
-    baseline = getattr(args, "baseline", None)
-    return {"this checkout": REPO_ROOT} | ({"baseline": baseline} if baseline else {})

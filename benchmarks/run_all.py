@@ -28,29 +28,17 @@ HERE = Path(__file__).resolve().parent
 # (title, script, full arguments: the sizes RESULTS.md states, quick arguments)
 BENCHMARKS = [
     ("Evaluator", "bench_evaluator.py", "", "--hands 1000000 --repeat 3"),
-    (
-        "Best response (CP-SAT)",
-        "bench_best_response.py",
-        "",
-        "--deals 5 --direct-deals 1 --direct-time-limit 5 --mixture-deals 2",
-    ),
-    (
-        "Frontier and equilibrium",
-        "bench_equilibrium.py",
-        "",
-        "--mirror-deals 3 --independent-deals 2",
-    ),
+    ("Best response (CP-SAT)", "bench_best_response.py", "",
+     "--deals 5 --direct-deals 1 --direct-time-limit 5 --mixture-deals 2"),
+    ("Frontier and equilibrium", "bench_equilibrium.py", "",
+     "--mirror-deals 3 --independent-deals 2"),
     ("Restricted games: warm simplex against GLOP", "bench_simplex.py", "", "--deals 3 --first 2"),
-    (
-        "Faster equilibria: frontier and exact equilibria on 100 deals per mode",
-        "bench_fast.py",
-        "--deals 100",
-        "--quick",
-    ),
+    ("Faster equilibria: frontier and exact equilibria on 100 deals per mode", "bench_fast.py",
+     "--deals 100", "--quick"),
     ("Tournament", "bench_tournament.py", "--deals 100", "--deals 4"),
     ("Grading", "bench_grade.py", "--deals 20", "--deals 3"),
     ("Solution book", "bench_book.py", "--margin 40 --win 20", "--margin 4 --win 2"),
-]
+]  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -87,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         arguments = (quick if args.quick else full).split()
         log(f"running {script} {' '.join(arguments)}")
-        done = fresh(str(HERE / script), "--markdown", *arguments, raw=True)
+        done = fresh(str(HERE / script), "--markdown", *arguments)
         body = done.stdout.strip()
         if done.error:
             failed = True
