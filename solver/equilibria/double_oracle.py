@@ -57,10 +57,10 @@ set: the row solution is optimal for both sides, the value is 0, and
 ``lower = -upper``.
 
 >>> rps = MatrixOracle(np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]]))
->>> solution = solve(rps)
+>>> solution = solve_game(rps)
 >>> solution.value, solution.gap < 1e-12, np.round(solution.row, 6).tolist()
 (0.0, True, [0.333333, 0.333333, 0.333333])
->>> solve(rps, tolerance=-1.0)
+>>> solve_game(rps, tolerance=-1.0)
 Traceback (most recent call last):
     ...
 solver.errors.SolverError: tolerance must be non-negative, got -1.0

@@ -335,6 +335,23 @@ def test_job_runs_to_its_document(client):
     assert status["error"] is None
 
 
+def test_job_warnings_are_in_its_status_never_on_the_console(client, capfd):
+    # The server caps every job's time limit, which the frontier engine ignores:
+    # the warning reaches the client, in the request's own words, not the console.
+    job = client.post("/api/jobs/suggest", json={"seed": 1, "workers": 2})
+    status = wait(client, job.json()["id"])
+    assert status["state"] == "done"
+    assert status["warnings"] == [
+        "the frontier engine is exhaustive and ignores time_limit, workers"
+    ]
+    assert "warning" not in capfd.readouterr().err
+    plain = wait(
+        client,
+        client.post("/api/jobs/grade", json={"seed": 1, "arrangement": SEED1_LAYOUT}).json()["id"],
+    )
+    assert plain["warnings"] == []
+
+
 def test_job_errors_are_reported_with_the_library_message(client):
     job = client.post("/api/jobs/suggest", json={"seed": 1, "against": "known", "known": "As"})
     status = wait(client, job.json()["id"])
