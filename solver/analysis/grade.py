@@ -229,6 +229,68 @@ def _against(mine: tuple[int, ...], profile: np.ndarray, opponent: Opponent) -> 
     return value, max(best, value)
 
 
+def _win_grade(
+    profile: np.ndarray,
+    mine: tuple[int, ...],
+    theirs: tuple[int, ...],
+    rules: Rules,
+    solver: EquilibriumSolver,
+) -> tuple[EquilibriumResult, float]:
+    """The deal's win equilibrium, and the win probability ``profile`` loses against it."""
+    win_equilibrium = _checked_equilibrium(
+        solver(mine, theirs, rules, Payoff.GAME_RESULT), mine, theirs, rules
+    )
+    won = float(
+        expected_value(profile, win_equilibrium.column.opponent(rules), Objective.GAME_RESULT)
+    )
+    return win_equilibrium, _loss(win_equilibrium.value, won, win_equilibrium.gap)
+
+
+def _graded(
+    arrangement: Arrangement,
+    theirs: tuple[int, ...],
+    rules: Rules,
+    equilibrium: EquilibriumResult,
+    with_win: bool,
+    solver: EquilibriumSolver,
+) -> Grade:
+    """The :class:`Grade` of a checked arrangement, given the deal's margin equilibrium.
+
+    ``with_win``: also grade against the win equilibrium (from ``solver``).
+    """
+    mine = arrangement.cards
+    profile = arrangement.strengths(rules).astype(np.int64)
+    value = float(expected_value(profile, equilibrium.column.opponent(rules), Objective.MARGIN))
+    loss = _loss(equilibrium.value, value, equilibrium.gap)
+    win_equilibrium, win_loss = None, None
+    if with_win:
+        win_equilibrium, win_loss = _win_grade(profile, mine, theirs, rules, solver)
+    punisher = frontier_best_response(theirs, Opponent.known(arrangement, rules), Objective.MARGIN)
+    greedy = Opponent.greedy(theirs, rules)
+    against_random, best_random = _against(mine, profile, Opponent.random(theirs, rules))
+    against_greedy, best_greedy = _against(mine, profile, greedy)
+    return Grade(
+        arrangement=arrangement,
+        opponent_holding=theirs,
+        rules=rules,
+        equilibrium=equilibrium,
+        value=value,
+        equilibrium_loss=loss,
+        certificate_gap=equilibrium.gap,
+        win_equilibrium=win_equilibrium,
+        win_loss=win_loss,
+        exploitability=float(punisher.value),
+        punishing=punisher.arrangement,
+        against_random=against_random,
+        best_against_random=best_random,
+        against_greedy=against_greedy,
+        best_against_greedy=best_greedy,
+        dominating=dominating_arrangement(arrangement, rules),
+        change=_suggested_change(arrangement, equilibrium, value) if loss > 0 else None,
+        verdict=verdict_for(loss),
+    )
+
+
 def grade(
     arrangement: Arrangement,
     opponent_holding: Iterable[int] | None = None,
@@ -279,39 +341,4 @@ def grade(
     if equilibrium is None:
         equilibrium = solver(mine, theirs, rules, Payoff.MARGIN)
     equilibrium = _checked_equilibrium(equilibrium, mine, theirs, rules)
-    profile = arrangement.strengths(rules).astype(np.int64)
-    value = float(expected_value(profile, equilibrium.column.opponent(rules), Objective.MARGIN))
-    loss = _loss(equilibrium.value, value, equilibrium.gap)
-    win_equilibrium, win_loss = None, None
-    if payoff != "margin":
-        win_equilibrium = _checked_equilibrium(
-            solver(mine, theirs, rules, Payoff.GAME_RESULT), mine, theirs, rules
-        )
-        won = float(
-            expected_value(profile, win_equilibrium.column.opponent(rules), Objective.GAME_RESULT)
-        )
-        win_loss = _loss(win_equilibrium.value, won, win_equilibrium.gap)
-    punisher = frontier_best_response(theirs, Opponent.known(arrangement, rules), Objective.MARGIN)
-    greedy = Opponent.greedy(theirs, rules)
-    against_random, best_random = _against(mine, profile, Opponent.random(theirs, rules))
-    against_greedy, best_greedy = _against(mine, profile, greedy)
-    return Grade(
-        arrangement=arrangement,
-        opponent_holding=theirs,
-        rules=rules,
-        equilibrium=equilibrium,
-        value=value,
-        equilibrium_loss=loss,
-        certificate_gap=equilibrium.gap,
-        win_equilibrium=win_equilibrium,
-        win_loss=win_loss,
-        exploitability=float(punisher.value),
-        punishing=punisher.arrangement,
-        against_random=against_random,
-        best_against_random=best_random,
-        against_greedy=against_greedy,
-        best_against_greedy=best_greedy,
-        dominating=dominating_arrangement(arrangement, rules),
-        change=_suggested_change(arrangement, equilibrium, value) if loss > 0 else None,
-        verdict=verdict_for(loss),
-    )
+    return _graded(arrangement, theirs, rules, equilibrium, payoff != "margin", solver)

@@ -106,6 +106,29 @@ def look_up(
     return entry.equilibrium(int(INVERSES[g]))
 
 
+def _solve_and_store(
+    key: tuple[int, int],
+    payoff: Payoff,
+    rules: Rules,
+    book: Book,
+    tolerance: float,
+    time_limit: float | None,
+    on_record: Callable[[IterationRecord], None] | None,
+) -> EquilibriumResult:
+    """Solve the canonical deal ``key``, store its solution in ``book`` and return it."""
+    canonical = solve(
+        holding_of(key[0]),
+        holding_of(key[1]),
+        rules,
+        payoff,
+        tolerance=tolerance,
+        time_limit=time_limit,
+        on_record=on_record,
+    )
+    book.put([record(key, _orbit(key), canonical)])
+    return canonical
+
+
 def solve_with_book(
     first: Iterable[int],
     second: Iterable[int],
@@ -156,14 +179,5 @@ def solve_with_book(
     if stored is not None:
         return BookAnswer(stored, True)
     key, g = canonical_key((tuple(first), tuple(second)))
-    canonical = solve(
-        holding_of(key[0]),
-        holding_of(key[1]),
-        rules,
-        payoff,
-        tolerance=tolerance,
-        time_limit=time_limit,
-        on_record=on_record,
-    )
-    book.put([record(key, _orbit(key), canonical)])
+    canonical = _solve_and_store(key, payoff, rules, book, tolerance, time_limit, on_record)
     return BookAnswer(_map_back(canonical, g), False)

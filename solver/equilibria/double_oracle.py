@@ -297,6 +297,31 @@ class DoubleOracle:
             return rows, None
         return rows, self.oracle.best_columns(self.rows.strategies, x)
 
+    def _begin(self, tolerance: float, time_limit: float | None) -> float | None:
+        """Check the arguments of :meth:`iterations`, seed an empty restricted game.
+
+        Returns the deadline (``perf_counter`` time), None without a time limit.
+        """
+        if not tolerance >= 0:  # NaN too
+            raise SolverError(
+                f"tolerance must be non-negative, got {tolerance}", argument="tolerance"
+            )
+        time_limit = check_time_limit(time_limit)
+        if not self.rows.strategies:
+            first_row, first_column = self.oracle.initial()
+            self._add([first_row], [] if self.oracle.symmetric else [first_column])
+        return None if time_limit is None else self.started + time_limit
+
+    def _picks(
+        self, best_rows: BestResponses, best_columns: BestResponses | None
+    ) -> tuple[list[int], list[int]]:
+        """The new row and column strategies to add to the restricted game."""
+        new_rows = self.rows.picks(best_rows, self.lp_value, self.per_iteration)
+        new_columns = []
+        if best_columns is not None:
+            new_columns = self.columns.picks(best_columns, -self.lp_value, self.per_iteration)
+        return new_rows, new_columns
+
     def iterations(
         self,
         tolerance: float = DEFAULT_TOLERANCE,
@@ -309,15 +334,7 @@ class DoubleOracle:
         when ``time_limit`` seconds have passed since ``started``, after
         ``max_iterations``, or when no best response gains any more.
         """
-        if not tolerance >= 0:  # NaN too
-            raise SolverError(
-                f"tolerance must be non-negative, got {tolerance}", argument="tolerance"
-            )
-        time_limit = check_time_limit(time_limit)
-        if not self.rows.strategies:
-            first_row, first_column = self.oracle.initial()
-            self._add([first_row], [] if self.oracle.symmetric else [first_column])
-        deadline = None if time_limit is None else self.started + time_limit
+        deadline = self._begin(tolerance, time_limit)
         while self.iteration < max_iterations:
             self.iteration += 1
             lp_started = time.perf_counter()
@@ -349,10 +366,7 @@ class DoubleOracle:
                 return
             if self._warming is None:
                 self._prune(x, y)
-            new_rows = self.rows.picks(best_rows, self.lp_value, self.per_iteration)
-            new_columns = []
-            if best_columns is not None:
-                new_columns = self.columns.picks(best_columns, -self.lp_value, self.per_iteration)
+            new_rows, new_columns = self._picks(best_rows, best_columns)
             if self._warming is not None and (
                 upper - lower <= self._warming[0].gap or not (new_rows or new_columns)
             ):

@@ -290,6 +290,39 @@ def used_jobs(jobs: int, deals: int) -> int:
     return max(1, min(jobs, os.cpu_count() or jobs, deals))
 
 
+def _check_run_arguments(
+    jobs: int, backend: str, scheduler: str | None, connect_timeout: float
+) -> None:
+    """Raise :class:`QuintetError` for arguments of :func:`run` out of range."""
+    if jobs < 1:
+        raise QuintetError(f"jobs must be at least 1, got {jobs}", argument="jobs")
+    if scheduler is not None and backend != "dask":
+        raise QuintetError(
+            f"scheduler needs backend='dask', got backend={backend!r}", argument="scheduler"
+        )
+    if not connect_timeout > 0 or not math.isfinite(connect_timeout):
+        raise QuintetError(
+            f"connect_timeout must be a positive number, got {connect_timeout}",
+            argument="connect_timeout",
+        )
+    if backend not in ("local", "dask"):
+        raise QuintetError(f"unknown backend {backend!r} (backends: local, dask)")
+
+
+def _on_finished(
+    on_deal: Callable[[int], None] | None, on_record: Callable[[DealRecord], None] | None
+) -> Callable[[DealRecord], None]:
+    """What :func:`run` calls as each deal finishes: ``on_record``, then ``on_deal``."""
+
+    def finished(record: DealRecord) -> None:
+        if on_record is not None:
+            on_record(record)
+        if on_deal is not None:
+            on_deal(1)
+
+    return finished
+
+
 def run(
     config: TournamentConfig,
     *,
@@ -331,29 +364,11 @@ def run(
         Identical for any ``jobs`` and backend (unless the equilibrium solves
         have a time limit: then timing decides where they stop).
     """
-    if jobs < 1:
-        raise QuintetError(f"jobs must be at least 1, got {jobs}", argument="jobs")
-    if scheduler is not None and backend != "dask":
-        raise QuintetError(
-            f"scheduler needs backend='dask', got backend={backend!r}", argument="scheduler"
-        )
-    if not connect_timeout > 0 or not math.isfinite(connect_timeout):
-        raise QuintetError(
-            f"connect_timeout must be a positive number, got {connect_timeout}",
-            argument="connect_timeout",
-        )
-    if backend not in ("local", "dask"):
-        raise QuintetError(f"unknown backend {backend!r} (backends: local, dask)")
+    _check_run_arguments(jobs, backend, scheduler, connect_timeout)
     skipped = set(skip)
     indices = [i for i in range(config.deals) if i not in skipped]
     jobs = used_jobs(jobs, len(indices)) if backend == "local" else jobs
-
-    def finished(record: DealRecord) -> None:
-        if on_record is not None:
-            on_record(record)
-        if on_deal is not None:
-            on_deal(1)
-
+    finished = _on_finished(on_deal, on_record)
     work = partial(_play_chunk, config)
     started = time.perf_counter()
     if backend == "local":

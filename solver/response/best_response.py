@@ -265,6 +265,16 @@ def _result(
     )
 
 
+def _checked_search_arguments(k: int, time_limit: float | None, workers: int) -> float | None:
+    """The checked ``time_limit``; a :class:`SolverError` for ``k`` or ``workers`` below 1."""
+    if k < 1:
+        raise SolverError(f"k must be at least 1, got {k}", argument="k")
+    time_limit = check_time_limit(time_limit)
+    if workers < 1:
+        raise SolverError(f"workers must be at least 1, got {workers}", argument="workers")
+    return time_limit
+
+
 def top_responses(
     holding: Iterable[int],
     opponent: Opponent,
@@ -297,11 +307,7 @@ def top_responses(
         ...
     solver.errors.SolverError: k must be at least 1, got 0
     """
-    if k < 1:
-        raise SolverError(f"k must be at least 1, got {k}", argument="k")
-    time_limit = check_time_limit(time_limit)
-    if workers < 1:
-        raise SolverError(f"workers must be at least 1, got {workers}", argument="workers")
+    time_limit = _checked_search_arguments(k, time_limit, workers)
     started = time.perf_counter()
     objective = Objective(objective)
     used = prepare_opponent(opponent, objective, samples, rng)
@@ -310,22 +316,20 @@ def top_responses(
     if not searched.found:
         raise SolverError("no arrangement satisfies the fixed packets")
     constant = problem.coefficients()[1] if objective.separable else 0
-    results = []
-    for item in searched.found:
-        results.append(
-            _result(
-                problem,
-                searched.solves,
-                item.chosen,
-                item.status,
-                (item.bound + constant) / problem.scale,
-                time.perf_counter() - started,
-                opponent,
-                estimate_samples,
-                rng,
-            )
+    return [
+        _result(
+            problem,
+            searched.solves,
+            item.chosen,
+            item.status,
+            (item.bound + constant) / problem.scale,
+            time.perf_counter() - started,
+            opponent,
+            estimate_samples,
+            rng,
         )
-    return results
+        for item in searched.found
+    ]
 
 
 def best_response(
