@@ -38,7 +38,9 @@ class QuintetError(ValueError):
 
     ``argument`` names the function argument at fault when there is one
     (``"time_limit"``, ``"fixed"``...), and the message then starts with it,
-    so that a front end can speak of its own option instead.
+    so that a front end can speak of its own option instead.  ``mentions``
+    lists the other arguments the message names (as whole words), for the
+    same purpose.
 
     >>> error = QuintetError("time_limit must be positive, got -1", argument="time_limit")
     >>> error.argument, str(error)
@@ -49,11 +51,14 @@ class QuintetError(ValueError):
     ValueError: the message must start with the argument 'tolerance'
     """
 
-    def __init__(self, message: str, *, argument: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, argument: str | None = None, mentions: tuple[str, ...] = ()
+    ) -> None:
         if argument is not None and not message.startswith(argument):
             raise ValueError(f"the message must start with the argument {argument!r}")
         super().__init__(message)
         self.argument = argument
+        self.mentions = mentions
 
 
 class CardError(QuintetError):

@@ -16,7 +16,7 @@ solve).
 >>> suggest(SuggestRequest(request.holdings, Rules(), against="greedy", known="x"))
 Traceback (most recent call last):
     ...
-solver.errors.SolverError: known gives the arrangement of against="known", not "greedy"
+solver.errors.SolverError: known gives the arrangement of against="known", not greedy
 """
 
 from __future__ import annotations
@@ -73,11 +73,16 @@ def _ignored(fields: list[str], why: str) -> tuple[Notice, ...]:
 def _equilibrium_play_checks(request: SuggestRequest) -> tuple[Notice, ...]:
     """Refuse what equilibrium play cannot take; the options it ignores."""
     if request.top > 1 or request.fixed:
-        raise SolverError('against="equilibrium" takes no top or fixed', argument="against")
+        raise SolverError(
+            'against="equilibrium" takes no top or fixed',
+            argument="against",
+            mentions=("top", "fixed"),
+        )
     if request.objective is not None:
         raise SolverError(
-            'objective: against="equilibrium" plays the payoff game, not an objective',
+            'objective is not for against="equilibrium", which plays the payoff game',
             argument="objective",
+            mentions=("payoff",),
         )
     given = {"samples": request.samples, "workers": request.workers}
     ignored = [name for name, value in given.items() if value]
@@ -101,7 +106,7 @@ def _engine(request: SuggestRequest, against: str) -> tuple[str, tuple[Notice, .
     if engine == "frontier":
         if request.top > 1:
             raise SolverError(
-                "top needs the cpsat engine (the frontier holds only undominated profiles)",
+                'top needs engine="cpsat" (the frontier holds only undominated profiles)',
                 argument="top",
             )
         given = {"time_limit": request.time_limit, "workers": request.workers}
@@ -113,7 +118,8 @@ def _engine(request: SuggestRequest, against: str) -> tuple[str, tuple[Notice, .
     if request.samples is not None and (objective in ("points", "margin") or against != "random"):
         notices += (
             Notice(
-                'samples applies only to the win or game objective against="random"', ("samples",)
+                "samples applies only to the win or game objective against a random opponent",
+                ("samples",),
             ),
         )
     return engine, notices
@@ -126,7 +132,7 @@ def suggest(request: SuggestRequest) -> Answer:
     against = request.against or ("known" if request.known is not None else "random")
     if request.known is not None and against != "known":
         raise SolverError(
-            f'known gives the arrangement of against="known", not "{against}"', argument="known"
+            f'known gives the arrangement of against="known", not {against}', argument="known"
         )
     if against == "equilibrium":
         notices = _equilibrium_play_checks(request)

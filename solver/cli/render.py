@@ -43,7 +43,7 @@ def speak(message: str, flags: Mapping[str, str], fields: Iterable[str] = ()) ->
 
 def error_line(error: QuintetError, flags: Mapping[str, str]) -> str:
     """The one line a library error prints, speaking of the command's options."""
-    return f"quintet: error: {speak(str(error), flags)}"
+    return f"quintet: error: {speak(str(error), flags, error.mentions)}"
 
 
 def warning_lines(notices: Iterable[Notice], flags: Mapping[str, str]) -> list[str]:
