@@ -5,18 +5,11 @@ Run from the repository root::
     python benchmarks/bench_best_response.py [--deals N] [--seed S] [--direct-deals M]
         [--direct-time-limit T] [--mixture-deals L] [--workers W] [--time-limit X] [--markdown]
 
-1. ``best_response`` on ``N`` mirror deals ``deal(seed=S + i)``, points and margin,
-   against ``Opponent.random`` and the greedy arrangement, and the slowest calls.
-2. The direct model (a boolean per 5-card subset and position) on ``M`` deals, ``T`` s each.
-3. Objective win against a mixture of 200 random arrangements, ``L`` deals.
-Targets (reported, never asserted): points and margin proven optimal, median
-wall <= 0.5 s, p95 <= 2 s; win against the mixture median <= 10 s.
+Points and margin against random and greedy opponents on N mirror deals, the direct model
+(a boolean per 5-card subset and position) on M, win against a 200-arrangement mixture on L.
 """
 
-from __future__ import annotations
-
 import statistics
-import sys
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -88,27 +81,21 @@ def direct(holding: tuple[int, ...], opponent: Opponent, objective: Objective, a
 
     built = h.timed(build)
     model, hint = built.result
-    cp = cp_model.CpSolver()
-    cp.parameters.num_workers = args.workers
-    cp.parameters.random_seed = 0
-    cp.parameters.max_time_in_seconds = args.direct_time_limit
-    lines: list[str] = []  # the log, only to tell whether presolve finished
-    cp.parameters.log_search_progress = True
-    cp.parameters.log_to_stdout = False
+    cp, lines = cp_model.CpSolver(), []  # the log, only to tell whether presolve finished
+    parameters = dict(num_workers=args.workers, random_seed=0, log_search_progress=True)
+    parameters |= dict(max_time_in_seconds=args.direct_time_limit, log_to_stdout=False)
+    for key, value in parameters.items():
+        setattr(cp.parameters, key, value)
     cp.log_callback = lines.append
     run = h.timed(lambda: cp.solve(model))
     solved = run.result in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     presolve = any("Stopped after presolve" in line for line in lines)
-    return {
-        "build": built.wall[0],
-        "solve": run.wall[0],
-        "status": cp.status_name(run.result),
-        "value": round(cp.objective_value) if solved else None,
-        "bound": int(np.floor(cp.best_objective_bound + 1e-6)) if solved else None,
-        "presolve": presolve or not any("Presolved optimization model" in t for t in lines),
-        "hint": hint,
-        "total": opponent.total,
-    }
+    presolve = presolve or not any("Presolved optimization model" in t for t in lines)
+    value = round(cp.objective_value) if solved else None
+    bound = int(np.floor(cp.best_objective_bound + 1e-6)) if solved else None
+    measured = {"build": built.wall[0], "solve": run.wall[0], "status": cp.status_name(run.result)}
+    measured |= {"value": value, "bound": bound, "presolve": presolve}
+    return measured | {"hint": hint, "total": opponent.total}
 
 
 def our_tables(runs: list[dict], args: Any) -> list[h.Table]:
@@ -132,13 +119,7 @@ def our_tables(runs: list[dict], args: Any) -> list[h.Table]:
             ("p95 wall <= 2.0 s", h.seconds(high), high <= 2.0),
         ):
             targets.add(objective.value, name, target, measured, h.met(ok))
-    figures.notes = [
-        "seconds: result.seconds (model building and solving); wall: the whole call (also the "
-        "exact rescoring and position statistics); p95: numpy.percentile, linear interpolation.",
-        "value: expected points (points) or points minus points conceded (margin), out of 25; "
-        "random: Opponent.random; greedy: Opponent.known(greedy_arrangement(...)).",
-        f"Each solve has a safety limit of {args.time_limit:g} s (--time-limit).",
-    ]
+    figures.notes = ["seconds: result.seconds; wall: the whole call; values out of 25"]
     targets.notes = ["Targets are judged on the wall time, which includes result.seconds."]
     slowest = h.Table(
         "1c. The 8 slowest calls of table 1",
@@ -155,12 +136,7 @@ def our_tables(runs: list[dict], args: Any) -> list[h.Table]:
             f"{len(r['models'])}; {h.seconds(sum(s for _, _, s in r['models']))}; {models}; "
             f"{r['result'].value:.4f}"
         )
-    slowest.notes = [
-        "CP-SAT solves: BestResponse.models. Against a random opponent each model keeps more "
-        "(option, position) pairs (fourfold slack) until its optimum reaches the floor; against "
-        "a known arrangement each checks one win/tie/loss pattern. booleans / unpruned: the "
-        "model's pairs over all of them (equal: not pruned).",
-    ]
+    slowest.notes = ["solves: BestResponse.models; booleans / unpruned: pairs kept / all pairs"]
     return [figures, targets, slowest]
 
 
@@ -211,18 +187,8 @@ def direct_tables(runs: list[dict], args: Any) -> list[h.Table]:
                 f"{value}; {bound}; {d['hint'] / total:.4f}; "
                 f"{best:.4f}{'' if proven else ' (not proven)'}; {gap}; {h.seconds(r['wall'])}"
             )
-    summary.notes = [
-        "build: numpy data (strengths of the 53,130 subsets), 265,650 variables, 30 exactly-one "
-        "constraints, objective, greedy hint; solve: CpSolver.solve wall time (default "
-        f"parameters, time limit {args.direct_time_limit:g} s, random_seed 0).",
-        "mean value: over the runs that returned a solution (UNKNOWN: none at the time limit; "
-        "CP-SAT loads the hint only after presolve); ours: the table 1 results on these deals.",
-        "A solve time above the limit means CP-SAT overran it (in presolve, or under load).",
-    ]
-    detail.notes = [
-        "Values in points out of 25 (exact integers / opponent total); ours - direct: how far "
-        "the direct model's best solution is below our optimum; stopped in presolve: by the log.",
-    ]
+    summary.notes = ["build: model and greedy hint; solve: CpSolver.solve; UNKNOWN: no solution"]
+    detail.notes = ["Values out of 25; ours - direct: our optimum less the direct model's best"]
     return [summary, detail]
 
 
@@ -250,11 +216,7 @@ def mixture_tables(runs: list[dict], args: Any) -> list[h.Table]:
             f"{result.status.value}; {result.value:.6f}; {result.bound:.6f}; {len(r['models'])}; "
             + ", ".join(f"{b:,}" for b, _, _ in r["models"])
         )
-    summary.notes = [
-        "Opponent.mixture of 200 random arrangements, flat-Dirichlet probabilities "
-        "(numpy.random.default_rng((seed, i)) for deal i); value: probability of scoring more, "
-        "exact; the bound is widened by rounding the probabilities to integer weights (1e-6).",
-    ]
+    summary.notes = ["Opponent.mixture of 200 random arrangements (flat-Dirichlet); value: P(win)"]
     return [summary, detail]
 
 
@@ -266,11 +228,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cli.options(non_negative_int, mixture_deals=10).options(positive_int, workers=2)
     args = cli.options(positive_float, time_limit=60.0).parse_args(argv)
     started = time.perf_counter()
-    parameters = (
-        f"deals={args.deals} seed={args.seed} workers={args.workers} "
-        f"time-limit={args.time_limit:g} s direct-deals={args.direct_deals} "
-        f"direct-time-limit={args.direct_time_limit:g} s mixture-deals={args.mixture_deals}"
-    )
+    parameters = f"deals={args.deals} seed={args.seed} workers={args.workers} time-limit="
+    parameters += f"{args.time_limit:g} s direct-deals={args.direct_deals} direct-time-limit="
+    parameters += f"{args.direct_time_limit:g} s mixture-deals={args.mixture_deals}"
     tables = [h.machine(["numpy / ortools", h.package(solver)], parameters)]
     n = max(args.deals, args.mixture_deals)
     holdings = [solver.deal(seed=args.seed + i).holdings for i in range(n)]
@@ -300,13 +260,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         rng = np.random.default_rng((args.seed, i))
         arrangements = random_arrangements(theirs, 200, rng)
         opponent = Opponent.mixture(arrangements, rng.dirichlet(np.ones(200)))
-        mixture.append(
-            ours(mine, opponent, Objective.WIN_PROBABILITY, args) | {"seed": args.seed + i}
-        )
+        run = ours(mine, opponent, Objective.WIN_PROBABILITY, args)
+        mixture.append(run | {"seed": args.seed + i})
     tables += mixture_tables(mixture, args) if mixture else []
     h.show(tables, args.markdown, h.elapsed(started))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -4,16 +4,12 @@ Run from the repository root::
 
     python benchmarks/bench_book.py [--margin N] [--win M] [--seed S] [--lookups K] [--markdown]
 
-It builds a book of ``N`` seeded mirror deals (margin) and one of ``M`` (win), each
-in a fresh process (``--child``, one worker, BLAS on one thread), times ``K``
-lookups of relabelled stored deals (``solve_with_book``, ``Book.get``), and
-projects the full mirror book on 64 and 512 cores.
+It builds a book of N seeded mirror deals (margin) and one of M (win), each in a fresh
+process (one worker, BLAS on one thread), times K lookups of relabelled stored deals
+(``solve_with_book``, ``Book.get``) and projects the full mirror book on 64 and 512 cores.
 """
 
-from __future__ import annotations
-
 import sqlite3
-import sys
 import tempfile
 from contextlib import closing
 from pathlib import Path
@@ -53,16 +49,9 @@ def child(path: Path, payoff: str, deals: int, seed: int, lookups: int) -> None:
             canonical, _ = canonical_key((holding, holding))
             full.append(answer.wall[0])
             bare.append(h.timed(lambda c=canonical: book.get(c, RULES, payoff)).wall[0])
-    stored = len(seeded_keys(deals, seed, RULES))
-    size = {"file": path.stat().st_size / rows, "blobs": blobs / rows}
-    h.emit(
-        wall=run.wall[0],
-        cpu=run.cpu[0],
-        stored=stored,
-        full=h.median(full),
-        bare=h.median(bare),
-        **size,
-    )
+    stored, size = len(seeded_keys(deals, seed, RULES)), path.stat().st_size / rows
+    measured = {"wall": run.wall[0], "cpu": run.cpu[0], "stored": stored, "file": size}
+    h.emit(**measured, blobs=blobs / rows, full=h.median(full), bare=h.median(bare))
 
 
 def main() -> int:
@@ -93,9 +82,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-book-") as folder:
         for payoff, deals in (("margin", args.margin), ("win", args.win)):
             path = str(Path(folder) / f"{payoff}.sqlite")
-            m = h.last(
-                __file__, "--child", path, payoff, str(deals), str(args.seed), str(args.lookups)
-            )
+            numbers = map(str, (deals, args.seed, args.lookups))
+            m = h.last(__file__, "--child", path, payoff, *numbers)
             per_deal = m["cpu"] / m["stored"]
             rates.add(
                 f"{payoff}; {m['stored']}; {h.seconds(m['wall'])}; {h.seconds(m['cpu'])}; "
@@ -107,17 +95,11 @@ def main() -> int:
             total_seconds, total_bytes = total_seconds + per_deal, total_bytes + m["file"]
     hours = [f"{classes * total_seconds / c / 3600:.1f} h" for c in CORES]
     projection.add("both", *hours, f"{classes * total_bytes / 1e9:.2f} GB")
-    projection.notes.append(
-        "wall time = classes x CPU seconds per deal / cores (perfect scaling); size = classes "
-        "x file bytes per deal"
-    )
-    rates.notes.append(
-        "deals per core-hour from CPU time (the process's, all its threads): on a shared "
-        "machine the wall time also counts other users' load"
-    )
+    projection.notes = ["wall time: classes x CPU s per deal / cores; size: classes x file bytes"]
+    rates.notes = ["deals per core-hour from the process's CPU time (all its threads)"]
     h.show([facts, rates, projection], args.markdown)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

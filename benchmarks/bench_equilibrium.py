@@ -5,20 +5,12 @@ Run from the repository root::
     python benchmarks/bench_equilibrium.py [--mirror-deals N] [--independent-deals M]
         [--seed S] [--time-limit T] [--workers W] [--markdown]
 
-On ``N`` mirror deals ``deal(seed=S + i)`` and ``M`` independent ones (seed
-``S + 1000 + i``), each in a fresh child process (``--child``) warmed up on the
-ace-low ranking, so that its frontiers are cold: 1. each holding's frontier, cold
-and warm; 2. the margin best response over the frontier and by CP-SAT; 3. each
-payoff's equilibrium (``DealDoubleOracle``, tolerance 1e-9, record by record; a killed
-child's solve shows as KILLED); 4. the convergence of the first mirror deal, margin.
-Targets (reported, never asserted): frontier median <= 1 s; best response over the
-frontier <= 20 ms; equilibria exact (gap <= 1e-6), median total <= 5 s, p95 <= 20 s.
+Each deal in a fresh process: frontiers cold and warm, the margin best response over the
+frontier and by CP-SAT, each payoff's exact equilibrium, the first deal's convergence.
 """
 
-from __future__ import annotations
-
 import dataclasses
-import sys
+import itertools
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -40,9 +32,6 @@ OPPONENTS = ("random", "greedy")
 TOLERANCE = 1e-9
 MARGIN = Objective.MARGIN
 WARMUP = deal(seed=20_000_000, rules=Rules(ace_low_straight=True))
-
-
-# --------------------------------------------------------------------------- the child process
 
 
 def holdings_of(mode: str, seed: int) -> list[tuple[int, tuple[int, ...]]]:
@@ -67,11 +56,8 @@ def measure_frontier(holding: tuple[int, ...], rules: Rules, compute: Any) -> di
 
 
 def outcome(name: str, run: h.Timing) -> dict:
-    return {
-        f"{name}_value": run.result.value,
-        f"{name}_wall": run.wall[0],
-        f"{name}_cpu": run.cpu[0],
-    }
+    fields = {"value": run.result.value, "wall": run.wall[0], "cpu": run.cpu[0]}
+    return {f"{name}_{key}": value for key, value in fields.items()}
 
 
 def child_deal(mode: str, seed: int, args: Any) -> None:
@@ -82,10 +68,7 @@ def child_deal(mode: str, seed: int, args: Any) -> None:
         opponent = opponent_of(name, second, WARMUP.rules)
         solver.frontier_best_response(first, opponent, MARGIN)
         solver.best_response(first, opponent, MARGIN, workers=args.workers)
-    for _ in zip(
-        range(3), DealDoubleOracle(first, second, WARMUP.rules).iterations(), strict=False
-    ):
-        pass
+    list(itertools.islice(DealDoubleOracle(first, second, WARMUP.rules).iterations(), 3))
     rules, holdings = Rules(discard_mode=mode), holdings_of(mode, seed)
     cold = [measure_frontier(holding, rules, solver.cached_frontier) for _, holding in holdings]
     for (player, _), measured in zip(holdings, cold, strict=True):
@@ -104,9 +87,9 @@ def child_deal(mode: str, seed: int, args: Any) -> None:
     spent = {"frontier": sum(c["seconds"] for c in cold)}
     spent["frontier_cpu"] = sum(c["cpu"] for c in cold)
     for payoff in PAYOFFS:
-        h.emit(kind="start", payoff=payoff, sizes=sizes, history=[], **spent)
+        h.emit(kind="equilibrium", payoff=payoff, sizes=sizes, history=[], **spent)
         run = h.timed(lambda p=payoff: solve_streamed(mine, theirs, rules, p, args.time_limit))
-        h.emit(kind="equilibrium", wall=run.wall[0], cpu=run.cpu[0], done=True, **run.result)
+        h.emit(kind="end", wall=run.wall[0], cpu=run.cpu[0], done=True, **run.result)
 
 
 def solve_streamed(mine: tuple, theirs: tuple, rules: Rules, payoff: str, limit: float) -> dict:
@@ -138,9 +121,6 @@ def child_warm(mode: str, seeds: list[int]) -> None:
     h.emit(kind="store", states=states, rows=rows, nbytes=nbytes)
 
 
-# --------------------------------------------------------------------------- the parent process
-
-
 def run_child(args: Any, *task: str) -> h.Child:
     """A child process, killed at a deadline (GLOP has no time limit of its own)."""
     options = ["--time-limit", str(args.time_limit), "--workers", str(args.workers)]
@@ -154,40 +134,32 @@ def collect(mode: str, seed: int, args: Any, found: dict[str, list[dict]]) -> st
     done, base = run_child(args, "deal", mode, str(seed)), {"mode": mode, "seed": seed}
     solves = found["equilibrium"]
     for m in done.messages:
-        if m["kind"] in ("frontier", "response"):
-            found[m["kind"]].append(base | m)
-        elif m["kind"] == "start":
-            solves.append(base | m)
-        elif m["kind"] == "record":
+        if m["kind"] == "record":
             solves[-1]["history"].append(m)
-        elif m["kind"] == "equilibrium":
+        elif m["kind"] == "end":
             solves[-1] |= m
+        else:
+            found[m["kind"]].append(base | m)
     if done.error and solves and solves[-1]["seed"] == seed and not solves[-1].get("done"):
         solves[-1] |= {"error": done.error, "killed": done.error.startswith("killed")}
     return done.error
 
 
 def facts(solve: dict) -> dict:
-    """What the tables show of one solve."""
+    """What the tables show of one solve (a killed one: up to its last record)."""
     history = solve["history"]
-    end = history[-1] if history else {"iteration": 0, "row_strategies": 0}
-    end = {"column_strategies": 0, "upper": np.inf, "lower": 0.0} | end
-    # A killed solve's time: up to its last record.
+    end = {"iteration": 0, "row_strategies": 0, "column_strategies": 0, "upper": np.inf}
+    end |= {"lower": 0.0} | (history[-1] if history else {})
     inside = solve.get("wall", end.get("seconds", 0.0)) - solve.get("frontier_seconds", 0.0)
     status = "KILLED" if solve.get("killed") else "ERROR" if solve.get("error") else None
-    largest = (max(r["row_strategies"], r["column_strategies"]) for r in history)
-    return {
-        "status": status or ("exact" if solve.get("converged") else "not converged"),
-        "gap": solve.get("gap", max(0.0, end["upper"] - end["lower"])),
-        "iterations": end["iteration"],
-        "last": (end["row_strategies"], end["column_strategies"]),
-        "largest": max(largest, default=0),
-        "solve": inside,
-        "total": solve["frontier"] + inside,
-        "cpu": solve["frontier_cpu"] + solve.get("cpu", np.nan),
-        "lp": sum(r["lp_seconds"] for r in history),
-        "oracle": sum(r["oracle_seconds"] for r in history),
-    }
+    status = status or ("exact" if solve.get("converged") else "not converged")
+    shown = {"status": status, "gap": solve.get("gap", max(0.0, end["upper"] - end["lower"]))}
+    shown |= {"iterations": end["iteration"], "solve": inside, "total": solve["frontier"] + inside}
+    shown["last"] = (end["row_strategies"], end["column_strategies"])
+    sizes = [max(r["row_strategies"], r["column_strategies"]) for r in history]
+    shown["largest"] = max(sizes, default=0)
+    shown["cpu"] = solve["frontier_cpu"] + solve.get("cpu", np.nan)
+    return shown | {k: sum(r[f"{k}_seconds"] for r in history) for k in ("lp", "oracle")}
 
 
 def gap_text(value: float) -> str:
@@ -230,17 +202,8 @@ def frontier_tables(cold: list[dict], warm: list[dict], stores: dict) -> list[h.
         for mode, s in stores.items()
     )
     summary.notes = [
-        "profiles: non-dominated sorted strength profiles (Frontier.profiles); strategies: their "
-        "distinct orderings (Frontier.strategies()), what best responses and equilibria enumerate.",
-        "cold: cached_frontier(holding, rules) in a fresh process per deal (warmed up on the "
-        "ace-low ranking, another rank-state store; an independent deal's second holding finds "
-        "the first one's states); warm: frontier(holding, rules) in one process per mode over "
-        "the deals in order (its first deal is cold in both columns); CPU: process CPU time of "
-        "the same call (all threads); the targets are judged on the wall time.",
-        "strategies(): wall time of Frontier.strategies() (every ordering, deduplicated), not "
-        "part of the frontier time; the equilibrium solver calls it once per holding and solve.",
-        f"Store at the end of each warm sequence: {store_notes}. Independent deals: two holdings "
-        "each, one row per holding.",
+        "cold: cached_frontier in a fresh process per deal; warm: frontier(), deals in order",
+        f"Store at the end of each warm sequence: {store_notes}.",
     ]
     return [summary, detail]
 
@@ -275,12 +238,7 @@ def response_tables(runs: list[dict]) -> list[h.Table]:
                 f"{h.ms(r['cpsat_wall'])}; {r['status']}; {r['frontier_value']:.6f}; "
                 f"{r['frontier_value'] - r['cpsat_value']:.1e}"
             )
-    summary.notes = [
-        "Player 0 against player 1's holding, objective margin (out of 25); random: "
-        "Opponent.random; greedy: Opponent.known(greedy_arrangement(player 1's holding)).",
-        "frontier: frontier_best_response with its frontier cached (one untimed call first); "
-        "CP-SAT: best_response (model building included); both exact, they should agree to 1e-9.",
-    ]
+    summary.notes = ["Player 0 against player 1's holding; both exact, they should agree to 1e-9"]
     return [summary, detail]
 
 
@@ -338,24 +296,12 @@ def equilibrium_tables(solves: list[dict], args: Any) -> list[h.Table]:
                 f"{h.seconds(f['lp'])} ({f['iterations']}); {h.seconds(f['oracle'])}"
             )
     summary.notes = [
-        "gap: certified upper - lower bound on the value when the solve stopped (points out of "
-        f"25 for margin, probability for win); exact: converged to {TOLERANCE:g} without error "
-        "(a solve that raised or was killed shows the gap of its last record).",
-        "LP size: restricted strategies per player, at the last iteration and the largest of any "
-        "(unused strategies are dropped); support: arrangements with positive probability in "
-        "the equilibrium strategies (len(result.row.arrangements), column).",
-        "total: cold frontier time (table 1) + the solve on the cached frontiers; excl. "
-        "frontier: the solve's wall time less result.frontier_seconds; CPU: process CPU time.",
-        f"Each solve has a time limit of {args.time_limit:g} s (--time-limit), checked between "
-        "iterations (then not converged); a child still running at its deadline is killed "
-        "(KILLED). Mirror deals are symmetric: value 0 (margin) or 1/2 (win), LP row = column.",
+        f"gap: certified upper - lower bound; exact: converged to {TOLERANCE:g} without error",
+        "total: cold frontier (table 1) + solve; excl. frontier: less result.frontier_seconds",
+        f"Time limit {args.time_limit:g} s per solve; a child past its deadline: KILLED",
     ]
     targets.notes = ["The times include the cold frontier; failed solves count with their time."]
-    detail.notes = [
-        "in GLOP: the records' lp_seconds summed (GLOP, or the warm simplex for win; calls = "
-        "iterations); in best responses: their oracle_seconds summed (both players); the rest "
-        "is strategy lists, payoff columns, LP rebuilds and the final mixtures.",
-    ]
+    detail.notes = ["in GLOP: the records' lp_seconds; in best responses: their oracle_seconds"]
     broken = h.Table(
         "3d. Solves that raised or were killed",
         "mode; seed; payoff; after iterations; LP size (last); what happened",
@@ -384,11 +330,7 @@ def convergence_table(solve: dict, every: int = 10) -> h.Table:
             + h.seconds(r["seconds"])
         )
     unit = "points" if solve["payoff"] == "margin" else "probability of winning"
-    table.notes = [
-        f"lower, upper: the best certified bounds on the game value so far ({unit}); strategies: "
-        "restricted strategies per player when the iteration's LP was solved; seconds: since the "
-        "start of the solve (frontier cached, so excluded).",
-    ]
+    table.notes = [f"lower, upper: certified bounds ({unit}); seconds: since the solve's start"]
     return table
 
 
@@ -406,17 +348,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             child_warm(mode, [int(seed) for seed in seeds])
         return 0
     started = time.perf_counter()
-    tables = [
-        h.machine(
-            ["numpy / ortools", h.package(solver)],
-            f"mirror-deals={args.mirror_deals} independent-deals={args.independent_deals} "
-            f"seed={args.seed} time-limit={args.time_limit:g} s workers={args.workers}",
-        )
-    ]
-    seeds = {
-        "mirror": [args.seed + i for i in range(args.mirror_deals)],
-        "independent": [args.seed + 1000 + i for i in range(args.independent_deals)],
-    }
+    parameters = f"mirror-deals={args.mirror_deals} independent-deals={args.independent_deals} "
+    parameters += f"seed={args.seed} time-limit={args.time_limit:g} s workers={args.workers}"
+    tables = [h.machine(["numpy / ortools", h.package(solver)], parameters)]
+    seeds = {"mirror": [args.seed + i for i in range(args.mirror_deals)]}
+    seeds["independent"] = [args.seed + 1000 + i for i in range(args.independent_deals)]
     found: dict[str, list[dict]] = {"frontier": [], "response": [], "equilibrium": []}
     failures, warm, stores = [], [], {}
     for mode in MODES:
@@ -445,4 +381,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

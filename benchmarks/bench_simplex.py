@@ -4,17 +4,11 @@ Run from the repository root::
 
     python benchmarks/bench_simplex.py [--deals N] [--first I] [--time-limit S] [--markdown]
 
-It solves the win equilibrium of tournament deals ``I .. I+N-1`` (seed 2026,
-mirror mode) with ``solve(..., warm_simplex=True)`` and ``warm_simplex=False``
-(GLOP from scratch at every iteration).  Frontiers are computed first, untimed;
-BLAS runs one thread; the engines alternate deal by deal; each solve is capped
-at ``S`` seconds (a capped solve shows the gap it certified).
+Win equilibria of tournament deals I .. I+N-1 (seed 2026, mirror) with and without the warm
+simplex, frontiers cached, BLAS on one thread, engines alternating, S seconds per solve.
 """
 
-from __future__ import annotations
-
 import statistics
-import sys
 from collections.abc import Sequence
 
 import harness as h
@@ -69,4 +63,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

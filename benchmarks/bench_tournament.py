@@ -1,23 +1,16 @@
-"""Benchmark of tournaments: ``solver.play.tournament.run`` with worker processes.
+"""Benchmark of tournaments: ``run_tournament`` with worker processes.
 
 Run from the repository root::
 
     python benchmarks/bench_tournament.py [--deals N] [--jobs J] [--players LIST]
-                                          [--eq-time-limit S] [--seed S] [--markdown]
+        [--eq-time-limit S] [--seed S] [--markdown]
 
-It plays a tournament among the players (default: all seven) on ``N`` seeded
-mirror deals with ``J`` worker processes (``run(config, jobs=J)``) and prints
-the wall time, extrapolated to 1,000 deals, and the library's report.  Targets
-(reported, never asserted): 1,000 deals among all the players within 30 minutes
-on 2 cores (the README's first goal), and within 12 minutes (issue #15).
+The wall time of N mirror deals on J processes, projected to 1,000 deals, and the report.
 """
-
-from __future__ import annotations
 
 import datetime as dt
 import os
 import platform
-import sys
 from collections.abc import Sequence
 
 import harness as h
@@ -68,4 +61,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -1,10 +1,8 @@
 """The benchmark harness: timing, fresh processes, machine facts, tables, the command line.
 
-The scripts import it as a sibling module.  It imports nothing of ``solver``, so that a
-child process measuring another checkout (``--baseline PATH``) loads that one's package.
+It imports nothing of ``solver``, so that a child process measuring another checkout
+(``--baseline PATH``) loads that one's package.
 """
-
-from __future__ import annotations
 
 import argparse
 import datetime as dt
@@ -34,10 +32,6 @@ class Timing:
     cpu: list[float]
     result: Any
 
-    @property
-    def median(self) -> float:
-        return median(self.wall)
-
 
 def timed(call: Callable[[], Any], repeats: int = 1, warmup: int = 0) -> Timing:
     """``warmup`` untimed calls, then ``repeats`` timed ones (process CPU time: all threads)."""
@@ -62,18 +56,12 @@ class Child:
     error: str
 
     @property
-    def messages(self) -> list[Any]:
-        """The JSON lines the child printed (:func:`emit`)."""
+    def messages(self) -> list[Any]:  # the JSON lines it printed (emit)
         return [json.loads(line) for line in self.stdout.splitlines() if line[:1] in "{["]
 
 
 def fresh(*arguments: str, root: Path | None = None, timeout: float | None = None) -> Child:
-    """Run ``python ARGUMENTS`` in a new interpreter importing the checkout ``root``.
-
-    ``root`` (default this checkout) goes first on ``PYTHONPATH`` and is the
-    working directory.  A child still running at ``timeout`` seconds is killed;
-    what it printed is kept and ``error`` says so (a failing child: its stderr's end).
-    """
+    """``python ARGUMENTS`` in the checkout ``root`` (first on the path), killed at ``timeout``."""
     root = (root or REPO_ROOT).resolve()
     path = os.environ.get("PYTHONPATH")
     env = os.environ | {"PYTHONPATH": str(root) + (os.pathsep + path if path else "")}
@@ -99,7 +87,7 @@ def last(*arguments: str) -> Any:
 
 
 def emit(**fields: Any) -> None:
-    """In a child process: one JSON line for the parent (:func:`fresh`)."""
+    """In a child process: one JSON line for the parent."""
     print(json.dumps(fields), flush=True)
 
 
@@ -130,17 +118,11 @@ def median(values: Iterable[float]) -> float:
     return float(statistics.median(values))
 
 
-def percentile(values: Sequence[float], q: float) -> float:
-    """Linear interpolation between order statistics (numpy's default)."""
-    return float(np.percentile(np.asarray(values, dtype=np.float64), q))
+def p95(values: Sequence[float]) -> float:  # linear interpolation
+    return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
 
 
-def p95(values: Sequence[float]) -> float:
-    return percentile(values, 95)
-
-
-def seconds(value: float) -> str:
-    """``0.123 s`` below ten seconds, ``12.3 s`` above."""
+def seconds(value: float) -> str:  # 0.123 s below ten seconds, 12.3 s above
     return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
 
 
@@ -194,14 +176,12 @@ class Table:
         return "\n".join(lines + [f"  * {n}" for n in self.notes])
 
 
-def md_line(cells: Sequence[str]) -> str:  # a markdown table row
+def md_line(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
 
 def show(tables: Sequence[Table], markdown: bool, footer: str = "") -> None:
-    """Print the tables, then a footer line."""
-    print("\n\n".join(table.render(markdown) for table in tables))
-    print(f"\n{footer}")
+    print("\n\n".join(table.render(markdown) for table in tables) + f"\n\n{footer}")
 
 
 def elapsed(started: float, load: bool = True) -> str:
@@ -210,8 +190,7 @@ def elapsed(started: float, load: bool = True) -> str:
     return text + (f"; load average at the end: {load_average()}" if load else "")
 
 
-def log(message: str) -> None:
-    """Progress on stderr, so that stdout holds only the tables."""
+def log(message: str) -> None:  # progress on stderr: stdout holds only the tables
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
@@ -233,8 +212,9 @@ def git_revision(root: Path = REPO_ROOT) -> str:
     """The short commit of a checkout, and which tracked files differ from it."""
 
     def git(*arguments: str) -> str:
+        command = ["git", *arguments]
         return subprocess.run(
-            ["git", *arguments], cwd=root, capture_output=True, text=True, check=True, timeout=10
+            command, cwd=root, capture_output=True, text=True, check=True, timeout=10
         ).stdout
 
     try:
@@ -246,27 +226,19 @@ def git_revision(root: Path = REPO_ROOT) -> str:
     return f"{head}, modified: {', '.join(names)}" if names else head
 
 
-def load_average() -> str:
+def load_average(suffix: str = " (1 / 5 / 15 min)") -> str:
     try:
-        return " / ".join(f"{x:.2f}" for x in os.getloadavg()) + " (1 / 5 / 15 min)"
+        return " / ".join(f"{x:.2f}" for x in os.getloadavg()) + suffix
     except OSError:
         return "unknown"
 
 
-def python_version() -> str:
-    return f"{platform.python_implementation()} {platform.python_version()}"
-
-
-def package(module: Any) -> tuple[str, str]:
-    """The machine-table row of the ``solver`` package: version and git revision."""
+def package(module: Any) -> tuple[str, str]:  # the machine-table row of ``solver``
     return ("quintet-solver", f"{module.__version__}, git {git_revision()}")
 
 
 def machine(versions: Sequence[str | tuple[str, str]], parameters: str, load: bool = True) -> Table:
-    """Date, machine, load, Python, versions and parameters.
-
-    A version is ``(item, value)`` or distribution names separated by " / ".
-    """
+    """Date, machine, load, Python, versions (``(item, value)`` or names split by " / ")."""
     cpus = os.cpu_count() or 1
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
     items = [
@@ -274,7 +246,7 @@ def machine(versions: Sequence[str | tuple[str, str]], parameters: str, load: bo
         ("platform", platform.platform()),
         ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
         *([("load average at start", load_average())] if load else []),
-        ("python", python_version()),
+        ("python", f"{platform.python_implementation()} {platform.python_version()}"),
         *[
             v if isinstance(v, tuple) else (v, " / ".join(map(version, v.split(" / "))))
             for v in versions
@@ -290,7 +262,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
 
-    def options(self, kind: Callable[[str], Any], **defaults: Any) -> Parser:
+    def options(self, kind: Callable[[str], Any], **defaults: Any) -> "Parser":
         """An option ``--name`` (``name`` with dashes) of that type for each ``name=default``."""
         for name, default in defaults.items():
             self.add_argument("--" + name.replace("_", "-"), type=kind, default=default)

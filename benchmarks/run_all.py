@@ -1,27 +1,22 @@
 """Run every benchmark and write ``benchmarks/RESULTS.md``.
 
-Run from the repository root (after ``pip install -e ".[bench]"`` for the
-comparisons against other evaluators)::
+Run from the repository root (after ``pip install -e ".[bench]"`` for the evaluator
+comparisons)::
 
     python benchmarks/run_all.py            # the full runs (about an hour on 2 cores)
     python benchmarks/run_all.py --quick    # small parameters (a few minutes)
 
-Each script runs in its own process with ``--markdown``; its output goes into
-RESULTS.md under a heading, after a header with the machine, the date, the
-git revision and the load average.  A script that fails is recorded as
-failed, and this script then exits with status 1.
+Each script runs in its own process with ``--markdown``, its output under a heading after
+a header (machine, date, git revision, load); a failed script is recorded, and exit is 1.
 """
-
-from __future__ import annotations
 
 import datetime as dt
 import os
 import platform
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness import cpu_model, fresh, git_revision, log, parser, python_version
+from harness import cpu_model, fresh, git_revision, load_average, log, parser
 
 HERE = Path(__file__).resolve().parent
 
@@ -51,22 +46,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     scripts = [script for _, script, _, _ in BENCHMARKS]
     if args.only and (unknown := set(args.only.split(",")) - set(scripts)):
         cli.error(f"--only: unknown scripts {', '.join(sorted(unknown))}")
-    started = dt.datetime.now(dt.timezone.utc)
+    system = f"{os.cpu_count()} logical CPUs, {platform.system()} {platform.release()}"
+    rows = [
+        ("date", dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+        ("machine", f"{cpu_model()}, {system}"),
+        ("python", f"{platform.python_implementation()} {platform.python_version()}"),
+        ("git revision", git_revision()),
+        ("load average at start", load_average("")),
+        ("parameters", "quick" if args.quick else "full"),
+    ]
     header = [
-        "# Benchmark results",
-        "",
+        "# Benchmark results\n",
         f"Regenerate with `python benchmarks/run_all.py{' --quick' if args.quick else ''}`.",
-        "Medians are quoted; the machine is shared and noisy (see the load averages).",
-        "",
-        "| item | value |",
-        "|---|---|",
-        f"| date | {started.strftime('%Y-%m-%d %H:%M UTC')} |",
-        f"| machine | {cpu_model()}, {os.cpu_count()} logical CPUs, "
-        f"{platform.system()} {platform.release()} |",
-        f"| python | {python_version()} |",
-        f"| git revision | {git_revision()} |",
-        f"| load average at start | {' / '.join(f'{x:.2f}' for x in os.getloadavg())} |",
-        f"| parameters | {'quick' if args.quick else 'full'} |",
+        "Medians are quoted; the machine is shared and noisy (see the load averages).\n",
+        "| item | value |\n|---|---|",
+        *(f"| {item} | {value} |" for item, value in rows),
         "",
     ]
     sections, failed = [], False
@@ -80,14 +74,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if done.error:
             failed = True
             body += f"\n\n**FAILED**:\n\n```\n{done.error}\n```"
-        sections.append(
-            f"## {title}\n\n`python benchmarks/{script} {' '.join(arguments)}` "
-            f"({done.wall:.0f} s)\n\n{body}\n"
-        )
+        command = f"`python benchmarks/{script} {' '.join(arguments)}` ({done.wall:.0f} s)"
+        sections.append(f"## {title}\n\n{command}\n\n{body}\n")
     Path(args.out).write_text("\n".join(header) + "\n" + "\n".join(sections), encoding="utf-8")
     log(f"wrote {args.out}")
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())
