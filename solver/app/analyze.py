@@ -141,7 +141,7 @@ class _Rows:
         self.handle: IO[str] | None = None
         if path is not None:
             try:
-                self.handle = Path(path).open("w", encoding="utf-8", newline="")
+                self.handle = Path(path).open("w", encoding="utf-8", newline="")  # noqa: SIM115 (kept open: a row per finished deal)
             except OSError as error:
                 raise FileError(f"{path}: cannot write: {error.strerror}") from None
             self.write(CSV_HEADER)

@@ -92,14 +92,14 @@ class BadLine:
     reason: str
 
 
-class _Bad(Exception):
+class _BadLineError(Exception):
     pass
 
 
 def _rules(record: Mapping[str, Any]) -> Rules:
     given = record.get("rules") or {}
     if not isinstance(given, dict):
-        raise _Bad("rules must be an object")
+        raise _BadLineError("rules must be an object")
     try:
         points = given.get("position_points", record.get("position_points"))
         if isinstance(points, str):
@@ -115,7 +115,7 @@ def _rules(record: Mapping[str, Any]) -> Rules:
             **options,
         )
     except (TypeError, ValueError) as error:
-        raise _Bad(f"bad rules: {error}") from None
+        raise _BadLineError(f"bad rules: {error}") from None
 
 
 def _flag(value: object, name: str) -> bool:
@@ -125,7 +125,7 @@ def _flag(value: object, name: str) -> bool:
         return False
     if value in ("1", "true", 1):
         return True
-    raise _Bad(f"{name} must be 0 or 1, got {value!r}")
+    raise _BadLineError(f"{name} must be 0 or 1, got {value!r}")
 
 
 def _text(value: object) -> str | None:
@@ -137,7 +137,7 @@ def _text(value: object) -> str | None:
         return " | ".join(" ".join(str(c) for c in packet) for packet in value)
     if isinstance(value, list):
         return " ".join(str(c) for c in value)
-    raise _Bad(f"expected cards, got {value!r}")
+    raise _BadLineError(f"expected cards, got {value!r}")
 
 
 def _seed(value: object) -> int | None:
@@ -146,9 +146,9 @@ def _seed(value: object) -> int | None:
     try:
         seed = int(str(value))
     except ValueError:
-        raise _Bad(f"seed {value!r} is not a number") from None
+        raise _BadLineError(f"seed {value!r} is not a number") from None
     if seed < 0:
-        raise _Bad(f"seed must be non-negative, got {seed}")
+        raise _BadLineError(f"seed must be non-negative, got {seed}")
     return seed
 
 
@@ -161,11 +161,11 @@ def _deal(record: Mapping[str, Any], line: int) -> PlayedDeal:
         arrangement = grade.get("arrangement")
     text = _text(arrangement)
     if text is None:
-        raise _Bad("no arrangement")
+        raise _BadLineError("no arrangement")
     seed = _seed(record.get("deal_seed", record.get("seed")))
     cards, opponent = _text(record.get("holding")), _text(record.get("opponent_holding"))
     if cards is None and seed is None:
-        raise _Bad("neither seed nor holding")
+        raise _BadLineError("neither seed nor holding")
     try:
         dealt = holdings(cards, opponent, seed if cards is None else 0, rules)
         laid = Arrangement.parse(text, n_packets=rules.n_packets)
@@ -176,7 +176,7 @@ def _deal(record: Mapping[str, Any], line: int) -> PlayedDeal:
             other = Arrangement.parse(other_text, n_packets=rules.n_packets)
             other.check(dealt.theirs, rules)
     except QuintetError as error:
-        raise _Bad(str(error)) from None
+        raise _BadLineError(str(error)) from None
     return PlayedDeal(line, rules, dealt.mine, dealt.theirs, seed, laid, other)
 
 
@@ -219,7 +219,7 @@ def parse_history(text: str) -> tuple[list[PlayedDeal], list[BadLine]]:
             continue
         try:
             deals.append(_deal(record, number))
-        except _Bad as error:
+        except _BadLineError as error:
             bad.append(BadLine(number, str(error)))
     return deals, bad
 

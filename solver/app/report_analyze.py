@@ -28,6 +28,7 @@ from solver.analysis.changes import Change
 from solver.analysis.grade import Verdict
 from solver.app.history import BadLine, PlayedDeal
 from solver.app.report import Output
+from solver.app.report_grade import verdict_text
 from solver.game.cards import format_cards
 from solver.game.payloads import arrangement_payload, cards_payload, rules_payload
 from solver.game.rules import Category
@@ -282,7 +283,8 @@ def _text(doc: dict[str, Any], lang: Lang | str) -> str:
         lines.append(f"{_say('bad', lang)}: {len(doc['bad_lines'])}")
     lines.append(f"{_say('mean', lang)} ({_say('interval', lang)}): {_interval_text(s['loss'])}")
     lines.append(
-        f"{_say('verdicts', lang)}: " + ", ".join(f"{k} {v}" for k, v in s["verdicts"].items())
+        f"{_say('verdicts', lang)}: "
+        + ", ".join(f"{verdict_text(Verdict(k), lang)} {v}" for k, v in s["verdicts"].items())
     )
     t = s["trend"]
     lines.append(
@@ -299,7 +301,8 @@ def _text(doc: dict[str, Any], lang: Lang | str) -> str:
         )
         seed = "" if row["seed"] is None else f" seed {row['seed']}"
         lines.append(
-            f"  {_say('line', lang)} {row['line']}{seed}: {row['loss']:.3f} {row['verdict']}; {fix}"
+            f"  {_say('line', lang)} {row['line']}{seed}: {row['loss']:.3f} "
+            f"{verdict_text(Verdict(row['verdict']), lang)}; {fix}"
         )
     leaks = doc["leaks"]
     lines.append(f"{_say('by_position', lang)}:")
