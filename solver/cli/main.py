@@ -53,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         + commands_games.COMMANDS
         + commands_book.COMMANDS
         + commands_house.COMMANDS
+        + __import__("solver.cli.commands_analyze", fromlist=["COMMANDS"]).COMMANDS
     )
     for spec in specs + plugin_commands():
         command = add_command_parser(sub, spec.name, spec.help, rules=spec.rules)

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from solver.errors import QuintetError
 from solver.version import __version__
+from solver.web.analysis_api import router as analysis_router
 from solver.web.api import router
 from solver.web.jobs import JobManager
 
@@ -181,6 +182,7 @@ def create_app(max_running: int | None = None, time_limit: float = 120.0) -> Fas
     )
     app.state.jobs = jobs
     app.include_router(router)
+    app.include_router(analysis_router)
     _add_error_handlers(app)
 
     @app.get("/docs", include_in_schema=False)
