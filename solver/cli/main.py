@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Imported here so that ``quintet --help`` stays fast.
     from solver.cli import (
         commands,
+        commands_analyze,
         commands_book,
         commands_games,
         commands_grade,
@@ -53,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         + commands_games.COMMANDS
         + commands_book.COMMANDS
         + commands_house.COMMANDS
-        + __import__("solver.cli.commands_analyze", fromlist=["COMMANDS"]).COMMANDS
+        + commands_analyze.COMMANDS
     )
     for spec in specs + plugin_commands():
         command = add_command_parser(sub, spec.name, spec.help, rules=spec.rules)
