@@ -120,19 +120,25 @@ def stats_report(games: list[GameStats], path: Path) -> Output:
     return Output("\n".join(lines), payload)
 
 
-def source_line(path: Path | None, from_book: bool) -> str:
-    """Where an equilibrium came from: the book, or solved (and stored).
+def source_line(path: Path | None, from_book: bool, stored: bool = True) -> str:
+    """Where an equilibrium came from: the book, or solved (and stored, when it could be).
 
     >>> source_line(Path("b.sqlite"), True), source_line(None, False)
     ('book: from b.sqlite', 'book: not used (--no-book)')
+    >>> source_line(Path("b.sqlite"), False, stored=False)
+    'book: solved, not stored in b.sqlite (see the warning)'
     """
     if path is None:
         return "book: not used (--no-book)"
-    return f"book: from {path}" if from_book else f"book: solved, stored in {path}"
+    if from_book:
+        return f"book: from {path}"
+    return f"book: solved, stored in {path}" if stored else (
+        f"book: solved, not stored in {path} (see the warning)"
+    )
 
 
-def source_report(output: Output, path: Path | None, from_book: bool) -> Output:
+def source_report(output: Output, path: Path | None, from_book: bool, stored: bool = True) -> Output:
     """A report with where its equilibrium came from: the book, or solved (and stored)."""
-    book = None if path is None else {"path": str(path), "from_book": from_book}
-    text = f"{output.text}\n{source_line(path, from_book)}"
+    book = None if path is None else {"path": str(path), "from_book": from_book, "stored": stored}
+    text = f"{output.text}\n{source_line(path, from_book, stored)}"
     return replace(output, text=text, payload={**output.payload, "book": book})

@@ -49,7 +49,7 @@ def test_equilibrium_and_suggest_answer_from_the_book(
     built: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     answer = _json(capsys, "equilibrium", "--seed", str(SEED), "--book", str(built))
-    assert answer["book"] == {"path": str(built), "from_book": True}
+    assert answer["book"] == {"path": str(built), "from_book": True, "stored": True}
     assert answer["gap"] <= 1e-9
     # The same deal with its suits relabelled is the same class.
     holding = deal(SEED).holdings[0]
@@ -91,7 +91,7 @@ def test_the_default_book_is_in_the_cache_directory(_private_cache: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     default = _private_cache / "quintet-solver" / "book.sqlite"
-    assert json.loads(done.stdout)["book"] == {"path": str(default), "from_book": False}
+    assert json.loads(done.stdout)["book"] == {"path": str(default), "from_book": False, "stored": True}
     assert default.exists()
 
 
