@@ -83,9 +83,7 @@ def _describe(
     return lines
 
 
-def train_series(
-    request: TrainRequest, read: Read, write: Write, warn: Write | None = None
-) -> int:
+def train_series(request: TrainRequest, read: Read, write: Write, warn: Write | None = None) -> int:
     """Run the series; the exit status (0: done or stopped by the player).
 
     ``warn`` sees the warnings (a book that cannot be used or written...).

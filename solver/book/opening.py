@@ -18,12 +18,12 @@ must never leave it half made and never block:
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> connection, writable = open_book(folder / "b.sqlite", create=True)
->>> writable, connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-(True, ('quintet-book',))
+>>> connection, problem = open_book(folder / "b.sqlite", create=True)
+>>> problem, connection.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+(None, ('quintet-book',))
 >>> connection.close()
 >>> _ = (folder / "empty.sqlite").write_bytes(b"")
->>> open_book(folder / "empty.sqlite", create=True)[1]  # left by a crash: recreated
+>>> open_book(folder / "empty.sqlite", create=True)[1] is None  # left by a crash: recreated
 True
 >>> open_book(folder, create=True)
 Traceback (most recent call last):
@@ -115,11 +115,31 @@ def _read_only_uri(path: Path, immutable: bool = False) -> str:
     return f"{path.resolve().as_uri()}?{'immutable=1' if immutable else 'mode=ro'}"
 
 
+def _read_only(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
+    """A read-only connection; ``immutable`` where even that needs a write (WAL, read-only place)."""
+    for immutable in (False, True):
+        connection = sqlite3.connect(_read_only_uri(path, immutable), uri=True, timeout=timeout)
+        try:
+            connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return connection
+        except sqlite3.OperationalError as error:
+            connection.close()
+            if immutable or not {"unable to open", "disk I/O"} & set(_words(error)):
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _words(error: Exception) -> list[str]:
+    text = str(error)
+    return [w for w in ("unable to open", "disk I/O") if w in text]
+
+
 def _tables(path: Path) -> tuple[set[str], dict[str, str], int]:
     """The file's tables, its ``meta`` rows and its number of solutions (a read-only look)."""
-    connection = sqlite3.connect(_read_only_uri(path), uri=True)
+    connection = _read_only(path)
     try:
-        tables = {r[0] for r in connection.execute("SELECT name FROM sqlite_master")}
+        query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        tables = {r[0] for r in connection.execute(query)}
         meta: dict[str, str] = {}
         if "meta" in tables:
             meta = {str(k): str(v) for k, v in connection.execute("SELECT key, value FROM meta")}
@@ -160,6 +180,8 @@ def check_book(path: Path) -> None:
         raise _error(path, "is not a solution book (not an SQLite file)")
     try:
         meta = _tables(path)[1]
+    except sqlite3.OperationalError as error:  # locked, unreadable...
+        raise _error(path, f"cannot be read ({error})") from None
     except sqlite3.Error as error:
         raise _error(path, f"is not a solution book ({error})") from None
     if meta.get("format") != FORMAT:
@@ -248,30 +270,26 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
 
 
-def _connect(path: Path, writable: bool) -> tuple[sqlite3.Connection, bool]:
-    if writable:
-        try:
-            connection = sqlite3.connect(path, timeout=30.0)
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=NORMAL")
-            return connection, True
-        except sqlite3.OperationalError as error:
-            if "readonly" not in str(error) and "read-only" not in str(error):
-                raise
-    for immutable in (False, True):  # a WAL book in a read-only place needs immutable
-        connection = sqlite3.connect(_read_only_uri(path, immutable), uri=True, timeout=30.0)
-        try:
-            connection.execute("SELECT COUNT(*) FROM meta").fetchone()
-            return connection, False
-        except sqlite3.Error:
-            connection.close()
-            if immutable:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
+def _connect(path: Path, read_only: bool) -> tuple[sqlite3.Connection, str | None]:
+    """A connection, and why it cannot write (None: it can)."""
+    if read_only:
+        return _read_only(path, timeout=30.0), "is opened read-only"
+    if not _writable(path):
+        return _read_only(path, timeout=30.0), "is read-only"
+    connection = sqlite3.connect(path, timeout=30.0)
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        return connection, None
+    except sqlite3.OperationalError as error:  # a read-only mount, a full disk...
+        connection.close()
+        return _read_only(path, timeout=30.0), f"cannot be written ({error})"
 
 
-def open_book(path: Path, *, create: bool, read_only: bool = False) -> tuple[sqlite3.Connection, bool]:
-    """A connection to the book at ``path`` and whether it can be written (see the module)."""
+def open_book(
+    path: Path, *, create: bool, read_only: bool = False
+) -> tuple[sqlite3.Connection, str | None]:
+    """A connection to the book at ``path``, and why it cannot be written (None: it can)."""
     status = _status(path)
     if status is None and not create:
         raise BookError(f"book: {path}: no such file", argument="book")
@@ -279,6 +297,6 @@ def open_book(path: Path, *, create: bool, read_only: bool = False) -> tuple[sql
         _create(path)
     check_book(path)
     try:
-        return _connect(path, _writable(path) and not read_only)
+        return _connect(path, read_only)
     except sqlite3.Error as error:
         raise _error(path, f"cannot be opened ({error})") from None

@@ -166,25 +166,25 @@ def record(
     )
 
 
-class _Damaged(Exception):
+class _DamagedError(Exception):
     """Why a row cannot be used."""
 
 
 def _integer(value: Any, name: str, low: int = 0, high: int = 2**63 - 1) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _Damaged(f"{name} {value!r} is not an integer in [{low}, {high}]")
+        raise _DamagedError(f"{name} {value!r} is not an integer in [{low}, {high}]")
     return value
 
 
 def _number(value: Any, name: str) -> float:
     if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
-        raise _Damaged(f"{name} {value!r} is not a finite number")
+        raise _DamagedError(f"{name} {value!r} is not a finite number")
     return float(value)
 
 
 def _blob(value: Any, name: str) -> bytes:
     if not isinstance(value, bytes):
-        raise _Damaged(f"{name} is not a blob")
+        raise _DamagedError(f"{name} is not a blob")
     return value
 
 
@@ -197,35 +197,41 @@ def _strategy(
             _blob(cards, f"{seat} cards"), _blob(probabilities, f"{seat} probabilities"), n_packets
         )
     except BookError as error:
-        raise _Damaged(f"{seat} strategy: {str(error).split('(', 1)[-1].rstrip(')')}") from None
+        raise _DamagedError(
+            f"{seat} strategy: {str(error).split('(', 1)[-1].rstrip(')')}"
+        ) from None
     if tuple(np.sort(array[0].ravel()).tolist()) != holding:
-        raise _Damaged(f"the {seat} strategy lays cards that are not the {seat} holding")
+        raise _DamagedError(f"the {seat} strategy lays cards that are not the {seat} holding")
     return array, probs
 
 
 def _decoded(row: tuple[Any, ...]) -> Entry:
     if len(row) != 19:
-        raise _Damaged(f"{len(row)} columns, not 19")
+        raise _DamagedError(f"{len(row)} columns, not 19")
     rules = rules_from_key(row[0])
     payoff = Payoff(row[1]) if row[1] in {p.value for p in Payoff} else None
     if payoff is None:
-        raise _Damaged(f"payoff {row[1]!r} is not known")
+        raise _DamagedError(f"payoff {row[1]!r} is not known")
     first, second = (_integer(row[i], ("first", "second")[i - 2], 1, 2**32 - 1) for i in (2, 3))
     holdings = holding_of(first), holding_of(second)
     for holding in holdings:
         if len(holding) != HAND_SIZE * rules.n_packets:
-            raise _Damaged(f"a holding of {len(holding)} cards, not {HAND_SIZE * rules.n_packets}")
-    value, lower, upper, _gap = (_number(row[i], n) for i, n in zip(range(5, 9), _BOUNDS))
+            raise _DamagedError(
+                f"a holding of {len(holding)} cards, not {HAND_SIZE * rules.n_packets}"
+            )
+    value, lower, upper, _gap = (
+        _number(row[i], n) for i, n in zip(range(5, 9), _BOUNDS, strict=False)
+    )
     if not lower <= upper + 1e-9 or not lower - 1e-9 <= value <= upper + 1e-9:
-        raise _Damaged(f"bounds not ordered: {lower} <= {value} <= {upper}")
-    counts = [_integer(row[i], n) for i, n in zip((4, 10, 11, 12), _COUNTS)]
+        raise _DamagedError(f"bounds not ordered: {lower} <= {value} <= {upper}")
+    counts = [_integer(row[i], n) for i, n in zip((4, 10, 11, 12), _COUNTS, strict=False)]
     converged = _integer(row[9], "converged", 0, 1)
     row_cards, row_probs = _strategy(row[13], row[14], holdings[0], rules.n_packets, "row")
     column: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
     if row[15] is not None or row[16] is not None or first != second:
         column = _strategy(row[15], row[16], holdings[1], rules.n_packets, "column")
     if not isinstance(row[17], str):
-        raise _Damaged("solver version is not text")
+        raise _DamagedError("solver version is not text")
     return Entry(
         rules=rules,
         payoff=payoff,
@@ -259,7 +265,7 @@ def entry(row: tuple[Any, ...]) -> Entry:
     """The checked :class:`Entry` of a raw row (the columns :data:`COLUMNS`)."""
     try:
         return _decoded(row)
-    except (_Damaged, BookError) as error:
+    except (_DamagedError, BookError) as error:
         why = str(error).removeprefix("book: ")
         raise BookError(
             f"book: the solution of deal {describe_key(row)} is damaged ({why})", argument="book"

@@ -224,7 +224,9 @@ class EquilibriumSource:
                 if stored is not None:
                     return (stored if seat == 0 else stored.transposed()), True
             key, g = canonical_key((first, second))
-            canonical = self._solve(holding_of(key[0]), holding_of(key[1]), rules, payoff, on_record)
+            canonical = self._solve(
+                holding_of(key[0]), holding_of(key[1]), rules, payoff, on_record
+            )
             self._store(book, key, canonical)
             return map_back(canonical, g), False
         except BookError as error:  # the file broke while in use: answer without it
@@ -240,7 +242,7 @@ class EquilibriumSource:
         """Store a solve; a book that cannot be written is warned about once, and skipped."""
         if not book.writable:
             self._read_only = True
-            self._warn(f"book: {book.path} is read-only; solutions are not stored")
+            self._warn(f"book: {book.path} {book.unwritable}; solutions are not stored")
             return
         try:
             book.put([record(key, orbit_of(key), canonical)])

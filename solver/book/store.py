@@ -102,6 +102,8 @@ class Book:
     ----------
     writable
         Whether stores can be made (False: :meth:`put` refuses).
+    unwritable
+        Why not (``"is read-only"``, ``"cannot be written (...)"``), or ``""``.
     notices
         The damage found by lookups so far, one message per damaged row.
     """
@@ -110,7 +112,9 @@ class Book:
         self, path: str | Path | None = None, *, create: bool = True, read_only: bool = False
     ) -> None:
         self.path = Path(path) if path is not None else default_book_path()
-        self.connection, self.writable = open_book(self.path, create=create, read_only=read_only)
+        self.connection, problem = open_book(self.path, create=create, read_only=read_only)
+        self.writable = problem is None
+        self.unwritable = problem or ""  # why it cannot be written ("is read-only"...)
         self.notices: list[str] = []
         self._damaged: set[tuple[str, str, int, int]] = set()
 
@@ -230,7 +234,7 @@ class Book:
         number of rows written.
         """
         if not self.writable:
-            raise BookError(f"book: {self.path} is read-only", argument="book")
+            raise BookError(f"book: {self.path} {self.unwritable}", argument="book")
         written = 0
         try:
             with self.connection:
