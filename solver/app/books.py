@@ -1,4 +1,4 @@
-"""The solution book's use cases: ``build`` (solve and store what is missing) and ``stats``.
+"""The solution book's use cases: ``build`` (solve and store what is missing), ``stats``, ``check``.
 
 >>> import tempfile, pathlib
 >>> path = str(pathlib.Path(tempfile.mkdtemp()) / "missing.sqlite")
@@ -15,14 +15,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver.app.answers import Answer, answer_of
-from solver.app.report_book import build_report, stats_report
+from solver.app.report_book import build_report, check_report, stats_report
 from solver.book.build import BuildProgress, build
+from solver.book.check import check
 from solver.book.stats import book_stats as stats_of
 from solver.book.store import Book, default_book_path
 from solver.errors import QuintetError
 from solver.game.rules import DEFAULT_RULES, Rules
 
-__all__ = ["BookBuildRequest", "BookStatsRequest", "book_stats", "build_book"]
+__all__ = [
+    "BookBuildRequest",
+    "BookCheckRequest",
+    "BookStatsRequest",
+    "book_stats",
+    "build_book",
+    "check_book",
+]
 
 PAYOFF_CHOICES = {"margin": ("margin",), "win": ("win",), "both": ("margin", "win")}
 
@@ -44,6 +52,13 @@ class BookBuildRequest:
 @dataclass(frozen=True)
 class BookStatsRequest:
     """What the book at ``path`` (None: the default book) holds."""
+
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class BookCheckRequest:
+    """Check the book at ``path`` (None: the default book): SQLite's integrity, every row."""
 
     path: str | None = None
 
@@ -76,3 +91,13 @@ def book_stats(request: BookStatsRequest) -> Answer:
     with Book(request.path, create=False) as book:
         games, path = stats_of(book), book.path
     return answer_of(lambda lang: stats_report(games, path))
+
+
+def check_book(request: BookCheckRequest) -> Answer:
+    """SQLite's integrity check and every row decoded (the book is opened read-only).
+
+    The document's ``ok`` says whether nothing is wrong; a file that is not a
+    book at all is a :class:`~solver.errors.BookError`.
+    """
+    found = check(request.path or default_book_path())
+    return answer_of(lambda lang: check_report(found))

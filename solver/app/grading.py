@@ -18,7 +18,7 @@ from solver.app.report import Output, score_report
 from solver.app.report_book import source_report
 from solver.app.report_grade import GradeContext, grade_report
 from solver.app.requests import GradeRequest, Holdings, PlayRequest
-from solver.app.solving import source_of
+from solver.app.solving import book_notices, source_of
 from solver.book.source import EquilibriumSource
 from solver.equilibria.equilibrium import Payoff
 from solver.game.arrangement import Arrangement, score
@@ -42,7 +42,7 @@ def with_source(
 ) -> Callable[[Lang | str], Output]:
     """``report``, saying where the grade's equilibria came from."""
     known = from_book(source, result)
-    return lambda lang: source_report(report(lang), source.path, known)
+    return lambda lang: source_report(report(lang), source.path, known, source.stores)
 
 
 def _graded(
@@ -65,7 +65,7 @@ def grade_arrangement(request: GradeRequest) -> Answer:
     arrangement = Arrangement.parse(request.arrangement, n_packets=rules.n_packets)
     source = source_of(request.book, time_limit=request.time_limit)
     result, report = _graded(arrangement, request.holdings, rules, request.payoff, source)
-    return answer_of(with_source(source, result, report))
+    return answer_of(with_source(source, result, report), book_notices(source))
 
 
 def house(request: GradeRequest) -> Answer:
@@ -86,7 +86,7 @@ def house(request: GradeRequest) -> Answer:
             f"house rule: {words}\n{graded.text}", {"house_rule": words, **graded.payload}
         )
 
-    return answer_of(with_source(source, result, ruled))
+    return answer_of(with_source(source, result, ruled), book_notices(source))
 
 
 def play(request: PlayRequest) -> Answer:
@@ -115,4 +115,4 @@ def play(request: PlayRequest) -> Answer:
         }
         return Output(scored.text, payload)
 
-    return answer_of(report)
+    return answer_of(report, book_notices(source))

@@ -8,10 +8,18 @@ from typing import Any
 
 from solver.app.report import Output
 from solver.book.build import BuildProgress, BuildSummary
+from solver.book.check import BookCheck
 from solver.book.stats import GameStats
 from solver.game.payloads import rules_payload
 
-__all__ = ["build_report", "progress_line", "source_line", "source_report", "stats_report"]
+__all__ = [
+    "build_report",
+    "check_report",
+    "progress_line",
+    "source_line",
+    "source_report",
+    "stats_report",
+]
 
 
 def _duration(duration: float) -> str:
@@ -120,19 +128,47 @@ def stats_report(games: list[GameStats], path: Path) -> Output:
     return Output("\n".join(lines), payload)
 
 
-def source_line(path: Path | None, from_book: bool) -> str:
-    """Where an equilibrium came from: the book, or solved (and stored).
+def source_line(path: Path | None, from_book: bool, stored: bool = True) -> str:
+    """Where an equilibrium came from: the book, or solved (and stored, when it could be).
 
     >>> source_line(Path("b.sqlite"), True), source_line(None, False)
     ('book: from b.sqlite', 'book: not used (--no-book)')
+    >>> source_line(Path("b.sqlite"), False, stored=False)
+    'book: solved, not stored in b.sqlite (see the warning)'
     """
     if path is None:
         return "book: not used (--no-book)"
-    return f"book: from {path}" if from_book else f"book: solved, stored in {path}"
+    if from_book:
+        return f"book: from {path}"
+    return (
+        f"book: solved, stored in {path}"
+        if stored
+        else (f"book: solved, not stored in {path} (see the warning)")
+    )
 
 
-def source_report(output: Output, path: Path | None, from_book: bool) -> Output:
+def source_report(
+    output: Output, path: Path | None, from_book: bool, stored: bool = True
+) -> Output:
     """A report with where its equilibrium came from: the book, or solved (and stored)."""
-    book = None if path is None else {"path": str(path), "from_book": from_book}
-    text = f"{output.text}\n{source_line(path, from_book)}"
+    book = None if path is None else {"path": str(path), "from_book": from_book, "stored": stored}
+    text = f"{output.text}\n{source_line(path, from_book, stored)}"
     return replace(output, text=text, payload={**output.payload, "book": book})
+
+
+def check_report(found: BookCheck) -> Output:
+    """What ``book check`` found: SQLite's integrity check and the damaged rows."""
+    lines = [f"book: {found.path}", f"rows: {found.rows}"]
+    lines.append("integrity: " + ("ok" if found.integrity == ("ok",) else "PROBLEMS"))
+    lines += [f"  {line}" for line in found.integrity if line != "ok"]
+    lines.append(f"damaged rows: {len(found.damaged)}")
+    lines += [f"  {why}" for _key, why in found.damaged]
+    lines.append("the book is sound" if found.ok else "the book has problems (see above)")
+    payload = {
+        "path": str(found.path),
+        "rows": found.rows,
+        "integrity": list(found.integrity),
+        "damaged": [{"deal": key, "why": why} for key, why in found.damaged],
+        "ok": found.ok,
+    }
+    return Output("\n".join(lines), payload)

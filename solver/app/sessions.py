@@ -61,21 +61,33 @@ class PlaySessionRequest:
 
 
 def _describe(
-    source: EquilibriumSource, lang: Lang | str, likely: int
+    source: EquilibriumSource, lang: Lang | str, likely: int, warn: Write | None
 ) -> Callable[[Grade], list[str]]:
-    """A grade's lines, then where its equilibrium came from (``book: ...``)."""
+    """A grade's lines, then where its equilibrium came from (``book: ...``).
+
+    The source's new warnings (about its book) go to ``warn`` first, each once.
+    """
+    shown = [0]
 
     def lines(result: Grade) -> list[str]:
+        warnings = source.warnings
+        for message in warnings[shown[0] :]:
+            if warn is not None:
+                warn(message)
+        shown[0] = len(warnings)
         return [
             *grade_lines(result, lang, likely=likely),
-            source_line(source.path, from_book(source, result)),
+            source_line(source.path, from_book(source, result), source.stores),
         ]
 
     return lines
 
 
-def train_series(request: TrainRequest, read: Read, write: Write) -> int:
-    """Run the series; the exit status (0: done or stopped by the player)."""
+def train_series(request: TrainRequest, read: Read, write: Write, warn: Write | None = None) -> int:
+    """Run the series; the exit status (0: done or stopped by the player).
+
+    ``warn`` sees the warnings (a book that cannot be used or written...).
+    """
     if request.resume and request.history is None:
         raise QuintetError('resume needs history="FILE.jsonl"', argument="resume")
     seed = fresh_seed() if request.seed is None else request.seed
@@ -86,15 +98,17 @@ def train_series(request: TrainRequest, read: Read, write: Write) -> int:
         read,
         write,
         request.lang,
-        describe=_describe(source, request.lang, likely=3),
+        describe=_describe(source, request.lang, likely=3, warn=warn),
         history=None if request.history is None else Path(request.history),
         resume=request.resume,
         solver=source,
     )
 
 
-def play_session(request: PlaySessionRequest, read: Read, write: Write) -> int:
-    """Play games until the player stops; the exit status."""
+def play_session(
+    request: PlaySessionRequest, read: Read, write: Write, warn: Write | None = None
+) -> int:
+    """Play games until the player stops; the exit status (``warn``: as for :func:`train_series`)."""
     rules = request.rules
     player(request.opponent)  # a bad name is an input error before the game starts
     seed = fresh_seed() if request.seed is None else request.seed
@@ -115,7 +129,7 @@ def play_session(request: PlaySessionRequest, read: Read, write: Write) -> int:
         read,
         write,
         request.lang,
-        describe=_describe(source, request.lang, likely=0),
+        describe=_describe(source, request.lang, likely=0, warn=warn),
         next_deal=next_deal,
         solver=source,
     )

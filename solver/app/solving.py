@@ -42,7 +42,7 @@ from solver.response.best_response import DEFAULT_SAMPLES, top_responses
 from solver.response.frontier_response import frontier_best_response
 from solver.util.files import check_output_path
 
-__all__ = ["equilibrium", "source_of", "suggest"]
+__all__ = ["book_notices", "equilibrium", "source_of", "suggest"]
 
 
 def source_of(
@@ -53,6 +53,11 @@ def source_of(
     if tolerance is not None:
         limits["tolerance"] = tolerance
     return EquilibriumSource(book.path, use_book=book.enabled, **limits)
+
+
+def book_notices(source: EquilibriumSource) -> tuple[Notice, ...]:
+    """The source's warnings about its book (unusable, read-only, damaged rows) as notices."""
+    return tuple(Notice(message) for message in source.warnings)
 
 
 def _context(holdings: Holdings, rules: Rules, against: str) -> SuggestContext:
@@ -146,9 +151,9 @@ def suggest(request: SuggestRequest) -> Answer:
         from_book = bool(source.from_book(holdings.mine, holdings.theirs, rules, payoff))
         return answer_of(
             lambda lang: source_report(
-                suggest_report([played], context, lang), source.path, from_book
+                suggest_report([played], context, lang), source.path, from_book, source.stores
             ),
-            notices,
+            notices + book_notices(source),
         )
     engine, notices = _engine(request, against)
     opponent, description = opponent_model(against, holdings.theirs, request.known, rules)
@@ -198,5 +203,7 @@ def equilibrium(
             equilibrium_report(result, context, lang, limit=request.show, from_book=from_book),
             source.path,
             from_book,
-        )
+            source.stores,
+        ),
+        book_notices(source),
     )

@@ -43,7 +43,7 @@ from solver.equilibria.equilibrium import (
 )
 from solver.game.rules import DEFAULT_RULES, Rules
 
-__all__ = ["BookAnswer", "look_up", "solve_canonical", "solve_with_book"]
+__all__ = ["BookAnswer", "look_up", "map_back", "orbit_of", "solve_canonical", "solve_with_book"]
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class BookAnswer:
     from_book: bool
 
 
-def _map_back(result: EquilibriumResult, g: int) -> EquilibriumResult:
+def map_back(result: EquilibriumResult, g: int) -> EquilibriumResult:
     """The canonical deal's result as one of the deal that ``g`` maps to it."""
     inverse = int(INVERSES[g])
     row = relabel_mixture(result.row, inverse)
@@ -79,10 +79,11 @@ def solve_canonical(
         tolerance=tolerance,
         time_limit=time_limit,
     )
-    return record(key, _orbit(key), result)
+    return record(key, orbit_of(key), result)
 
 
-def _orbit(key: tuple[int, int]) -> int:
+def orbit_of(key: tuple[int, int]) -> int:
+    """The number of deals the canonical deal ``key`` stands for."""
     return int(orbit_sizes(np.array([key[0]]), np.array([key[1]]))[0])
 
 
@@ -125,7 +126,7 @@ def _solve_and_store(
         time_limit=time_limit,
         on_record=on_record,
     )
-    book.put([record(key, _orbit(key), canonical)])
+    book.put([record(key, orbit_of(key), canonical)])
     return canonical
 
 
@@ -180,4 +181,4 @@ def solve_with_book(
         return BookAnswer(stored, True)
     key, g = canonical_key((tuple(first), tuple(second)))
     canonical = _solve_and_store(key, payoff, rules, book, tolerance, time_limit, on_record)
-    return BookAnswer(_map_back(canonical, g), False)
+    return BookAnswer(map_back(canonical, g), False)

@@ -32,6 +32,10 @@ Where an answer comes from, in order:
 >>> again = EquilibriumSource(path)
 >>> again(h, h, two, "margin").value == value, again.from_book(h, h, two, "margin")
 (True, True)
+>>> notes = path.with_name("notes.txt"); _ = notes.write_text("hello")
+>>> broken = EquilibriumSource(notes)
+>>> broken(h, h, two, "margin").value == value, broken.warnings  # doctest: +ELLIPSIS
+(True, ('book: ...notes.txt is not a solution book (not an SQLite file); solving without the book',))
 >>> again(h, h, two, "points")
 Traceback (most recent call last):
     ...
@@ -45,8 +49,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
-from solver.book.lookup import look_up, solve_with_book
-from solver.book.store import Book, default_book_path
+from solver.book.canonical import canonical_key, holding_of
+from solver.book.lookup import look_up, map_back, orbit_of
+from solver.book.store import Book, default_book_path, record
 from solver.equilibria.equilibrium import (
     DEFAULT_TOLERANCE,
     EquilibriumResult,
@@ -55,6 +60,7 @@ from solver.equilibria.equilibrium import (
     parse_payoff,
     solve,
 )
+from solver.errors import BookError
 from solver.game.rules import Rules
 from solver.models.packets import check_holding
 
@@ -104,6 +110,8 @@ class EquilibriumSource:
             self.path = Path(book) if book is not None else default_book_path()
         self.tolerance, self.time_limit, self.keep = tolerance, time_limit, keep
         self._kept: OrderedDict[_Key, tuple[EquilibriumResult, bool]] = OrderedDict()
+        self._warnings: list[str] = []
+        self._unusable = self._read_only = False
 
     def __call__(
         self,
@@ -149,6 +157,55 @@ class EquilibriumSource:
         second = check_holding(theirs, rules, who="opponent's holding")
         return first, second, payoff
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What went wrong with the book so far, one message each (the answers are still right).
+
+        A book that cannot be read at all (not a book, a FIFO, damaged beyond
+        reading) is named once and then left alone: deals are solved without
+        it.  A book that cannot be written is read, and solutions are not
+        stored.  Each damaged row is named once, then solved again.
+        """
+        return tuple(self._warnings)
+
+    @property
+    def stores(self) -> bool:
+        """Whether solves are stored in the book (False: no book, or it cannot be used or written)."""
+        return self.path is not None and not (self._unusable or self._read_only)
+
+    def _warn(self, message: str) -> None:
+        if message not in self._warnings:
+            self._warnings.append(message)
+
+    def _open(self) -> Book | None:
+        """The book, or None (warned once) when it cannot be used."""
+        if self.path is None or self._unusable:
+            return None
+        try:
+            return Book(self.path)
+        except BookError as error:
+            self._unusable = True
+            self._warn(f"{error}; solving without the book")
+            return None
+
+    def _solve(
+        self,
+        first: tuple[int, ...],
+        second: tuple[int, ...],
+        rules: Rules,
+        payoff: Payoff,
+        on_record: Callable[[IterationRecord], None] | None,
+    ) -> EquilibriumResult:
+        return solve(
+            first,
+            second,
+            rules,
+            payoff,
+            tolerance=self.tolerance,
+            time_limit=self.time_limit,
+            on_record=on_record,
+        )
+
     def _answer(
         self,
         first: tuple[int, ...],
@@ -157,35 +214,41 @@ class EquilibriumSource:
         payoff: Payoff,
         on_record: Callable[[IterationRecord], None] | None,
     ) -> tuple[EquilibriumResult, bool]:
-        tolerance, time_limit = self.tolerance, self.time_limit
-        if self.path is None:
-            result = solve(
-                first,
-                second,
-                rules,
-                payoff,
-                tolerance=tolerance,
-                time_limit=time_limit,
-                on_record=on_record,
-            )
-            return result, False
-        with Book(self.path) as book:
+        book = self._open()
+        if book is None:
+            return self._solve(first, second, rules, payoff, on_record), False
+        try:
             seats = [(first, second)] if first == second else [(first, second), (second, first)]
             for seat, (a, b) in enumerate(seats):
-                stored = look_up(a, b, payoff, rules, book, tolerance=tolerance)
+                stored = look_up(a, b, payoff, rules, book, tolerance=self.tolerance)
                 if stored is not None:
                     return (stored if seat == 0 else stored.transposed()), True
-            answer = solve_with_book(
-                first,
-                second,
-                payoff,
-                rules,
-                book,
-                tolerance=tolerance,
-                time_limit=time_limit,
-                on_record=on_record,
+            key, g = canonical_key((first, second))
+            canonical = self._solve(
+                holding_of(key[0]), holding_of(key[1]), rules, payoff, on_record
             )
-        return answer.result, answer.from_book
+            self._store(book, key, canonical)
+            return map_back(canonical, g), False
+        except BookError as error:  # the file broke while in use: answer without it
+            self._unusable = True
+            self._warn(f"{error}; solving without the book")
+            return self._solve(first, second, rules, payoff, on_record), False
+        finally:
+            for notice in book.notices:
+                self._warn(notice)
+            book.close()
+
+    def _store(self, book: Book, key: tuple[int, int], canonical: EquilibriumResult) -> None:
+        """Store a solve; a book that cannot be written is warned about once, and skipped."""
+        if not book.writable:
+            self._read_only = True
+            self._warn(f"book: {book.path} {book.unwritable}; solutions are not stored")
+            return
+        try:
+            book.put([record(key, orbit_of(key), canonical)])
+        except BookError as error:
+            self._read_only = True
+            self._warn(f"{error}; solutions are not stored")
 
 
 DEFAULT_SOURCE = EquilibriumSource(use_book=False)

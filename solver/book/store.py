@@ -12,7 +12,12 @@ The file uses write-ahead logging and every write is one transaction, so a
 process killed at any moment leaves the book as of its last commit.  A
 ``meta`` table holds the format name and the schema version; a file that is
 not a book, or a book of a newer schema, is refused with :class:`BookError`
-after a read-only look, and never modified.
+after a read-only look, and never modified.  Opening
+(:mod:`solver.book.opening`) creates a new book atomically, recreates one a
+crash left half made, refuses anything but a regular file and falls back to
+read-only (:attr:`Book.writable`).  Every row read is checked
+(:mod:`solver.book.rows`): a damaged one is treated as missing, reported once
+in :attr:`Book.notices`, and replaced by the next store of its deal.
 
 The default file is ``$XDG_CACHE_HOME/quintet-solver/book.sqlite``, or
 ``~/.cache/quintet-solver/book.sqlite`` when ``XDG_CACHE_HOME`` is not set.
@@ -34,56 +39,30 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import numpy as np
 
-from solver.book import codec
-from solver.book.canonical import CARD_PERMUTATIONS
-from solver.equilibria.equilibrium import EquilibriumResult, Payoff
+from solver.book.opening import FORMAT, SCHEMA_VERSION, open_book
+from solver.book.rows import COLUMNS, Entry, entry, record, rules_from_key, rules_key
+from solver.equilibria.equilibrium import Payoff
 from solver.errors import BookError
-from solver.game.rules import DiscardMode, Rules
-from solver.version import __version__
+from solver.game.rules import Rules
 
-__all__ = ["FORMAT", "SCHEMA_VERSION", "Book", "Entry", "default_book_path", "record"]
+__all__ = [
+    "FORMAT",
+    "SCHEMA_VERSION",
+    "Book",
+    "Entry",
+    "default_book_path",
+    "record",
+    "rules_from_key",
+    "rules_key",
+]
 
-FORMAT = "quintet-book"
-SCHEMA_VERSION = 1
-_SQLITE_HEADER = b"SQLite format 3\x00"
-
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE solutions (
-    rules TEXT NOT NULL,
-    payoff TEXT NOT NULL,
-    first INTEGER NOT NULL,
-    second INTEGER NOT NULL,
-    orbit INTEGER NOT NULL,
-    value REAL NOT NULL,
-    lower REAL NOT NULL,
-    upper REAL NOT NULL,
-    gap REAL NOT NULL,
-    converged INTEGER NOT NULL,
-    iterations INTEGER NOT NULL,
-    row_frontier INTEGER NOT NULL,
-    column_frontier INTEGER NOT NULL,
-    row_cards BLOB NOT NULL,
-    row_probabilities BLOB NOT NULL,
-    column_cards BLOB,
-    column_probabilities BLOB,
-    solver_version TEXT NOT NULL,
-    seconds REAL NOT NULL,
-    PRIMARY KEY (rules, payoff, first, second)
-) WITHOUT ROWID;
-"""
-_COLUMNS = (
-    "rules, payoff, first, second, orbit, value, lower, upper, gap, converged, iterations, "
-    "row_frontier, column_frontier, row_cards, row_probabilities, column_cards, "
-    "column_probabilities, solver_version, seconds"
-)
+_COLUMNS = COLUMNS
 
 
 def default_book_path() -> Path:
@@ -96,118 +75,6 @@ def default_book_path() -> Path:
     return Path(cache) / "quintet-solver" / "book.sqlite"
 
 
-def rules_key(rules: Rules) -> str:
-    """The rules as the book's key text.
-
-    >>> rules_key(Rules())
-    'mirror:3-4-5-6-7:00'
-    """
-    points = "-".join(str(p) for p in rules.position_points)
-    options = f"{int(rules.ace_low_straight)}{int(rules.flush_beats_full_house)}"
-    return f"{rules.discard_mode.value}:{points}:{options}"
-
-
-def rules_from_key(text: str) -> Rules:
-    """The inverse of :func:`rules_key`.
-
-    >>> rules_from_key("independent:6-7:10").position_points
-    (6, 7)
-    """
-    mode, points, options = text.split(":")
-    return Rules(
-        position_points=tuple(int(p) for p in points.split("-")),
-        discard_mode=DiscardMode(mode),
-        ace_low_straight=options[0] == "1",
-        flush_beats_full_house=options[1] == "1",
-    )
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One stored solution of a canonical deal; strategies as checked arrays.
-
-    ``column_cards`` is None when the column strategy is the row strategy
-    (mirror deals).  :meth:`equilibrium` builds the result objects.
-    """
-
-    rules: Rules
-    payoff: Payoff
-    key: tuple[int, int]
-    orbit: int
-    value: float
-    lower: float
-    upper: float
-    converged: bool
-    iterations: int
-    frontier_sizes: tuple[int, int]
-    seconds: float
-    solver_version: str
-    row_cards: np.ndarray
-    row_probabilities: np.ndarray
-    column_cards: np.ndarray | None
-    column_probabilities: np.ndarray | None
-
-    @property
-    def gap(self) -> float:
-        """Certified gap ``upper - lower``."""
-        return max(0.0, self.upper - self.lower)
-
-    def equilibrium(self, relabelling: int = 0) -> EquilibriumResult:
-        """The stored result, its cards relabelled by ``relabelling`` (0: as stored)."""
-        relabel = CARD_PERMUTATIONS[relabelling].astype(np.uint8)
-        row = codec.mixture(relabel[self.row_cards], self.row_probabilities)
-        column = row
-        if self.column_cards is not None and self.column_probabilities is not None:
-            column = codec.mixture(relabel[self.column_cards], self.column_probabilities)
-        return EquilibriumResult(
-            payoff=self.payoff,
-            rules=self.rules,
-            row=row,
-            column=column,
-            value=self.value,
-            lower=self.lower,
-            upper=self.upper,
-            iterations=self.iterations,
-            seconds=self.seconds,
-            frontier_sizes=self.frontier_sizes,
-            history=(),
-            converged=self.converged,
-        )
-
-
-def _check_existing(path: Path) -> None:
-    """Refuse a file that is not a book of a known schema, touching nothing."""
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(len(_SQLITE_HEADER))
-    except OSError as error:
-        raise BookError(f"book: cannot read {path}: {error.strerror}", argument="book") from None
-    if header != _SQLITE_HEADER:
-        raise BookError(
-            f"book: {path} is not a solution book (not an SQLite file)", argument="book"
-        )
-    try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            rows = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-        finally:
-            connection.close()
-    except sqlite3.DatabaseError as error:
-        raise BookError(f"book: {path} is not a solution book ({error})", argument="book") from None
-    if rows.get("format") != FORMAT:
-        raise BookError(
-            f"book: {path} is not a solution book (format {rows.get('format')!r})",
-            argument="book",
-        )
-    schema = int(rows.get("schema", "0"))
-    if schema > SCHEMA_VERSION:
-        raise BookError(
-            f"book: {path} has schema {schema}, newer than this solver's {SCHEMA_VERSION}; "
-            "upgrade quintet-solver",
-            argument="book",
-        )
-
-
 # Insert a row; over a stored one only when the new gap is smaller.
 _UPSERT = (
     f"INSERT INTO solutions ({_COLUMNS}) VALUES ({', '.join('?' * 19)}) "
@@ -215,6 +82,8 @@ _UPSERT = (
     + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS.split(", ")[4:])
     + " WHERE excluded.gap < solutions.gap"
 )
+# Over a damaged row: always.
+_REPLACE = f"INSERT OR REPLACE INTO solutions ({_COLUMNS}) VALUES ({', '.join('?' * 19)})"
 
 
 class Book:
@@ -226,38 +95,28 @@ class Book:
         The SQLite file; ``None`` for :func:`default_book_path`.
     create
         Create the file when it is missing (else a missing file is an error).
+    read_only
+        Open for lookups only (also what happens when the file cannot be written).
+
+    Attributes
+    ----------
+    writable
+        Whether stores can be made (False: :meth:`put` refuses).
+    unwritable
+        Why not (``"is read-only"``, ``"cannot be written (...)"``), or ``""``.
+    notices
+        The damage found by lookups so far, one message per damaged row.
     """
 
-    def __init__(self, path: str | Path | None = None, *, create: bool = True) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, create: bool = True, read_only: bool = False
+    ) -> None:
         self.path = Path(path) if path is not None else default_book_path()
-        exists = self.path.exists()
-        if exists:
-            _check_existing(self.path)
-        elif not create:
-            raise BookError(f"book: {self.path}: no such file", argument="book")
-        else:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise BookError(
-                    f"book: cannot create {self.path}: {error.strerror}", argument="book"
-                ) from None
-        try:
-            self.connection = sqlite3.connect(self.path, timeout=30.0)
-            self.connection.execute("PRAGMA journal_mode=WAL")
-            self.connection.execute("PRAGMA synchronous=NORMAL")
-            if not exists:
-                self._create()
-        except sqlite3.Error as error:
-            raise BookError(f"book: cannot open {self.path}: {error}", argument="book") from None
-
-    def _create(self) -> None:
-        with self.connection:
-            self.connection.executescript(_SCHEMA)
-            self.connection.executemany(
-                "INSERT INTO meta VALUES (?, ?)",
-                [("format", FORMAT), ("schema", str(SCHEMA_VERSION))],
-            )
+        self.connection, problem = open_book(self.path, create=create, read_only=read_only)
+        self.writable = problem is None
+        self.unwritable = problem or ""  # why it cannot be written ("is read-only"...)
+        self.notices: list[str] = []
+        self._damaged: set[tuple[str, str, int, int]] = set()
 
     def close(self) -> None:
         """Close the file."""
@@ -274,6 +133,15 @@ class Book:
     ) -> None:
         self.close()
 
+    def _query(self, query: str, parameters: Iterable[object] = ()) -> list[Any]:
+        """All rows of a query; an unreadable file is a :class:`BookError` naming it."""
+        try:
+            return self.connection.execute(query, tuple(parameters)).fetchall()
+        except sqlite3.Error as error:
+            raise BookError(
+                f"book: {self.path} cannot be read ({error})", argument="book"
+            ) from None
+
     def count(self, rules: Rules | None = None, payoff: Payoff | str | None = None) -> int:
         """Number of stored solutions (of these rules and payoff, when given)."""
         query, parameters = "SELECT COUNT(*) FROM solutions", []
@@ -286,121 +154,98 @@ class Book:
             parameters.append(Payoff(payoff).value)
         if conditions:
             query += " WHERE " + " AND ".join(conditions)
-        return int(self.connection.execute(query, parameters).fetchone()[0])
+        return int(self._query(query, parameters)[0][0])
 
     def keys(self, rules: Rules, payoff: Payoff | str) -> np.ndarray:
         """Stored canonical keys of these rules and payoff, ``(n, 2)`` int64."""
-        rows = self.connection.execute(
+        rows = self._query(
             "SELECT first, second FROM solutions WHERE rules = ? AND payoff = ?",
             (rules_key(rules), Payoff(payoff).value),
-        ).fetchall()
-        return np.array(rows, dtype=np.int64).reshape(-1, 2)
+        )
+        keys = [(a, b) for a, b in rows if _whole(a) and _whole(b)]
+        return np.array(keys, dtype=np.int64).reshape(-1, 2)
 
     def games(self) -> list[tuple[Rules, Payoff]]:
-        """The rules and payoffs the book holds solutions of."""
-        rows = self.connection.execute(
-            "SELECT DISTINCT rules, payoff FROM solutions ORDER BY rules, payoff"
-        ).fetchall()
-        return [(rules_from_key(r), Payoff(p)) for r, p in rows]
+        """The rules and payoffs the book holds solutions of (damaged keys left out)."""
+        rows = self._query("SELECT DISTINCT rules, payoff FROM solutions ORDER BY rules, payoff")
+        games = []
+        for rules_text, payoff in rows:
+            try:
+                games.append((rules_from_key(rules_text), Payoff(payoff)))
+            except (BookError, ValueError):
+                self._report(f"book: {self.path}: rows of unknown game {rules_text!r} {payoff!r}")
+        return games
+
+    def _report(self, message: str) -> None:
+        if message not in self.notices:
+            self.notices.append(message)
+
+    def _checked(self, row: tuple[Any, ...]) -> Entry | None:
+        """The row's entry, or None (reported, remembered to be replaced) when damaged."""
+        try:
+            return entry(row)
+        except BookError as error:
+            self._damaged.add((str(row[0]), str(row[1]), row[2], row[3]))
+            self._report(f"{error}; it is solved again")
+            return None
 
     def get(self, key: tuple[int, int], rules: Rules, payoff: Payoff | str) -> Entry | None:
-        """The stored solution of a canonical key, or None."""
-        row = self.connection.execute(
+        """The stored solution of a canonical key, or None (also when damaged: see notices)."""
+        rows = self._query(
             f"SELECT {_COLUMNS} FROM solutions "
             "WHERE rules = ? AND payoff = ? AND first = ? AND second = ?",
             (rules_key(rules), Payoff(payoff).value, int(key[0]), int(key[1])),
-        ).fetchone()
-        return None if row is None else _entry(row)
+        )
+        return None if not rows else self._checked(rows[0])
 
     def entries(self, rules: Rules, payoff: Payoff | str) -> Iterator[Entry]:
-        """Every stored solution of these rules and payoff, by key."""
-        cursor = self.connection.execute(
-            f"SELECT {_COLUMNS} FROM solutions WHERE rules = ? AND payoff = ? "
-            "ORDER BY first, second",
-            (rules_key(rules), Payoff(payoff).value),
-        )
-        for row in cursor:
-            yield _entry(row)
+        """Every stored solution of these rules and payoff, by key (damaged ones left out)."""
+        for row in self.rows(rules, payoff):
+            checked = self._checked(row)
+            if checked is not None:
+                yield checked
 
     def rows(self, rules: Rules, payoff: Payoff | str) -> Iterator[tuple[object, ...]]:
-        """Raw rows (the columns of the schema), by key: for statistics without decoding."""
-        yield from self.connection.execute(
-            f"SELECT {_COLUMNS} FROM solutions WHERE rules = ? AND payoff = ? "
-            "ORDER BY first, second",
-            (rules_key(rules), Payoff(payoff).value),
-        )
+        """Raw rows (the columns of the schema), by key: unchecked (see :func:`entry`)."""
+        try:
+            yield from self.connection.execute(
+                f"SELECT {_COLUMNS} FROM solutions WHERE rules = ? AND payoff = ? "
+                "ORDER BY first, second",
+                (rules_key(rules), Payoff(payoff).value),
+            )
+        except sqlite3.Error as error:
+            raise BookError(
+                f"book: {self.path} cannot be read ({error})", argument="book"
+            ) from None
+
+    def all_rows(self) -> Iterator[tuple[object, ...]]:
+        """Every raw row of the file, whatever its game (for :mod:`solver.book.check`)."""
+        try:
+            yield from self.connection.execute(f"SELECT {_COLUMNS} FROM solutions")
+        except sqlite3.Error as error:
+            raise BookError(
+                f"book: {self.path} cannot be read ({error})", argument="book"
+            ) from None
 
     def put(self, records: Iterable[tuple[object, ...]]) -> int:
         """Store rows made by :func:`record` in one transaction; a better gap replaces a worse.
 
-        Returns the number of rows written.
+        A row over a damaged one found by a lookup replaces it.  Returns the
+        number of rows written.
         """
+        if not self.writable:
+            raise BookError(f"book: {self.path} {self.unwritable}", argument="book")
         written = 0
         try:
             with self.connection:
                 for row in records:
-                    cursor = self.connection.execute(_UPSERT, row)
+                    damaged = (str(row[0]), str(row[1]), row[2], row[3]) in self._damaged
+                    cursor = self.connection.execute(_REPLACE if damaged else _UPSERT, row)
                     written += cursor.rowcount
         except sqlite3.Error as error:  # a read-only file, a full disk...
             raise BookError(f"book: cannot write {self.path}: {error}", argument="book") from None
         return written
 
 
-def record(
-    key: tuple[int, int], orbit: int, result: EquilibriumResult, seconds: float | None = None
-) -> tuple[object, ...]:
-    """A row of the ``solutions`` table for the solution ``result`` of a canonical deal."""
-    row_cards, row_probabilities = codec.encode(result.row)
-    column: tuple[bytes | None, bytes | None] = (None, None)
-    if key[0] != key[1] or result.column != result.row:
-        column = codec.encode(result.column)
-    return (
-        rules_key(result.rules),
-        result.payoff.value,
-        int(key[0]),
-        int(key[1]),
-        int(orbit),
-        float(result.value),
-        float(result.lower),
-        float(result.upper),
-        float(result.gap),
-        int(result.converged),
-        int(result.iterations),
-        int(result.frontier_sizes[0]),
-        int(result.frontier_sizes[1]),
-        row_cards,
-        row_probabilities,
-        column[0],
-        column[1],
-        __version__,
-        float(result.seconds if seconds is None else seconds),
-    )
-
-
-def _entry(row: tuple[Any, ...]) -> Entry:
-    (rules_text, payoff_text, first, second, orbit, value, lower, upper, _gap, converged) = row[:10]
-    (iterations, row_frontier, column_frontier, row_cards, row_probabilities) = row[10:15]
-    (column_cards, column_probabilities, solver_version, seconds) = row[15:]
-    rules = rules_from_key(str(rules_text))
-    cards, probabilities = codec.decode(row_cards, row_probabilities, rules.n_packets)
-    column: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
-    if column_cards is not None:
-        column = codec.decode(column_cards, column_probabilities, rules.n_packets)
-    return Entry(
-        rules=rules,
-        payoff=Payoff(str(payoff_text)),
-        key=(int(first), int(second)),
-        orbit=int(orbit),
-        value=float(value),
-        lower=float(lower),
-        upper=float(upper),
-        converged=bool(converged),
-        iterations=int(iterations),
-        frontier_sizes=(int(row_frontier), int(column_frontier)),
-        seconds=float(seconds),
-        solver_version=str(solver_version),
-        row_cards=cards,
-        row_probabilities=probabilities,
-        column_cards=column[0],
-        column_probabilities=column[1],
-    )
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**32

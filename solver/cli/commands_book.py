@@ -1,4 +1,4 @@
-"""The ``quintet book`` sub-commands (``build``, ``stats``) and the book options of other commands.
+"""The ``quintet book`` sub-commands (``build``, ``stats``, ``check``) and the book options of other commands.
 
 ``--book PATH`` and ``--no-book`` (:func:`add_book_arguments`) let
 ``equilibrium`` and ``suggest --against equilibrium`` look a deal up in the
@@ -13,7 +13,14 @@ import sys
 import time
 
 from solver.app.arguments import non_negative_int, positive_int
-from solver.app.books import BookBuildRequest, BookStatsRequest, book_stats, build_book
+from solver.app.books import (
+    BookBuildRequest,
+    BookCheckRequest,
+    BookStatsRequest,
+    book_stats,
+    build_book,
+    check_book,
+)
 from solver.app.command import Command
 from solver.app.report import Output
 from solver.app.report_book import progress_line
@@ -23,6 +30,7 @@ from solver.book.store import default_book_path
 from solver.cli.commands import rules_from_args
 from solver.cli.parsing import add_command_parser
 from solver.cli.render import shown
+from solver.util.json_text import to_json
 
 __all__ = ["COMMANDS", "add_book_arguments", "book_choice"]
 
@@ -128,6 +136,15 @@ def _stats(args: argparse.Namespace) -> Output:
     return shown(book_stats(BookStatsRequest(args.book)), args)
 
 
+def _check(args: argparse.Namespace) -> Output:
+    answer = check_book(BookCheckRequest(args.book))
+    output = shown(answer, args)
+    if not answer.document["ok"]:  # the report, then exit status 1 (problems found)
+        print(to_json(output.payload) if args.json else output.text)
+        raise SystemExit(1)
+    return output
+
+
 def _book_arguments(parser: argparse.ArgumentParser) -> None:
     # The sub-commands take the usual output (and, for build, rule) options.
     actions = parser.add_subparsers(
@@ -149,6 +166,13 @@ def _book_arguments(parser: argparse.ArgumentParser) -> None:
             _stats,
             False,
         ),
+        (
+            "check",
+            "SQLite's integrity check and every row decoded; exit 1 when damaged",
+            _stats_arguments,
+            _check,
+            False,
+        ),
     ):
         child = add_command_parser(actions, name, help_text, rules=rules)
         add(child)
@@ -163,7 +187,7 @@ def _book(args: argparse.Namespace) -> Output:
 COMMANDS: list[Command] = [
     Command(
         "book",
-        "the solution book: solved canonical deals (build, stats)",
+        "the solution book: solved canonical deals (build, stats, check)",
         _book_arguments,
         _book,
         rules=False,

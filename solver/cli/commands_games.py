@@ -14,7 +14,7 @@ from solver.app.sessions import PlaySessionRequest, play_session
 from solver.app.tournaments import TournamentRequest, TournamentRun
 from solver.cli.commands import rules_from_args
 from solver.cli.commands_book import add_book_arguments, book_choice
-from solver.cli.render import shown, warn
+from solver.cli.render import shown, warn, warner
 from solver.play.registry import PLAYER_NAMES
 from solver.play.tournament import DASK_CONNECT_TIMEOUT
 
@@ -156,7 +156,7 @@ def _play(args: argparse.Namespace) -> None:
         book=book_choice(args),
         lang=args.lang,
     )
-    status = play_session(request, input, print)
+    status = play_session(request, input, print, warner(args.flags))
     if status:
         raise SystemExit(status)
 

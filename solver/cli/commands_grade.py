@@ -19,7 +19,7 @@ from solver.app.requests import GradeRequest, holdings
 from solver.app.sessions import TrainRequest, train_series
 from solver.cli.commands import add_holdings_arguments, rules_from_args
 from solver.cli.commands_book import add_book_arguments, book_choice
-from solver.cli.render import shown
+from solver.cli.render import shown, warner
 from solver.game.arrangement import Arrangement
 from solver.game.cards import format_cards
 
@@ -91,7 +91,7 @@ def _train(args: argparse.Namespace) -> None:
         book=book_choice(args),
         lang=args.lang,
     )
-    status = train_series(request, input, print)
+    status = train_series(request, input, print, warner(args.flags))
     if status:
         raise SystemExit(status)
 

@@ -20,13 +20,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from solver.app.answers import Answer, Notice
 from solver.app.report import Output
 from solver.errors import QuintetError
 
-__all__ = ["error_line", "shown", "speak", "warn", "warning_lines"]
+__all__ = ["error_line", "shown", "speak", "warn", "warner", "warning_lines"]
 
 
 def speak(message: str, flags: Mapping[str, str], fields: Iterable[str] = ()) -> str:
@@ -55,6 +55,11 @@ def warn(notices: Iterable[Notice], flags: Mapping[str, str]) -> None:
     """Print the warnings on stderr."""
     for line in warning_lines(notices, flags):
         print(line, file=sys.stderr)
+
+
+def warner(flags: Mapping[str, str]) -> Callable[[str], None]:
+    """A function printing one warning message on stderr (for the interactive sessions)."""
+    return lambda message: warn([Notice(message)], flags)
 
 
 def shown(answer: Answer, args: argparse.Namespace) -> Output:

@@ -20,7 +20,7 @@ import contextlib
 import errno
 import os
 import sys
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 __all__ = ["EXIT_OUTPUT", "output_failure", "prepare", "silence_stdout", "translate_suits"]
 
@@ -59,14 +59,62 @@ def _can_encode(stream: TextIO, text: str) -> bool:
     return True
 
 
+class _Closed:
+    """Standard output that was closed when ``quintet`` started: writing fails as on a closed pipe."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def flush(self) -> None:
+        """Nothing to flush."""
+
+    def fileno(self) -> int:
+        return 1
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _reserve_closed_descriptors() -> set[int]:
+    """Point closed descriptors 0-2 at /dev/null; which were closed.
+
+    Otherwise the next file opened (the solution book...) would get one of
+    them, and anything written "to stderr" would land in that file.
+    """
+    closed = set()
+    for descriptor in (0, 1, 2):
+        try:
+            os.fstat(descriptor)
+        except OSError:
+            closed.add(descriptor)
+    for descriptor in sorted(closed):
+        opened = os.open(os.devnull, os.O_RDWR)
+        if opened != descriptor:  # pragma: no cover - lowest free descriptor is the closed one
+            os.dup2(opened, descriptor)
+            os.close(opened)
+    return closed
+
+
 def prepare() -> None:
-    """Make the standard streams safe for the rest of the run (see the module)."""
+    """Make the standard streams safe for the rest of the run (see the module).
+
+    A closed standard error (``2>&-``) is silence; a closed standard output
+    (``>&-``) fails the first write like a closed pipe (exit
+    :data:`EXIT_OUTPUT`), never a traceback.
+    """
+    closed = _reserve_closed_descriptors()
+    if sys.stderr is None or 2 in closed:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the run
+    if sys.stdout is None or 1 in closed:
+        sys.stdout = cast(TextIO, _Closed())
     if sys.stdin is None:
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - lives as long as the run
     else:
         _reconfigure(sys.stdin, errors="replace")
     stdout = sys.stdout
-    wrapped = isinstance(stdout, _AsciiSuits)
+    wrapped = isinstance(stdout, _AsciiSuits | _Closed)
     if stdout is not None and not wrapped and not _can_encode(stdout, "♣♦♥♠"):
         _reconfigure(stdout, errors="replace")
         sys.stdout = _AsciiSuits(stdout)

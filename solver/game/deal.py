@@ -30,6 +30,7 @@ import numpy as np
 from solver.errors import RulesError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.rules import DEFAULT_RULES, DiscardMode, Rules
+from solver.util.checks import check_instance
 
 __all__ = ["Deal", "deal", "deal_seed", "make_rng"]
 
@@ -113,7 +114,7 @@ def deal(seed: int | np.random.Generator | None = None, rules: Rules | None = No
     >>> d.rules.discard_mode.value, len(d.exposed[0]), len(d.exposed[1])
     ('independent', 7, 7)
     """
-    rules = rules or DEFAULT_RULES
+    rules = DEFAULT_RULES if rules is None else check_instance(rules, Rules, "rules")
     rng = make_rng(seed)
     recorded_seed = None if seed is None or isinstance(seed, np.random.Generator) else int(seed)
     n_exposed = DECK_SIZE - HAND_SIZE * rules.n_packets

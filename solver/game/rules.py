@@ -26,6 +26,10 @@ The two ranking options are turned into data by :meth:`Rules.category_order`
 Traceback (most recent call last):
     ...
 solver.errors.RulesError: position points must be positive integers, got (3, 0, 5, 6, 7)
+>>> Rules(ace_low_straight="no")
+Traceback (most recent call last):
+    ...
+solver.errors.RulesError: ace_low_straight must be True or False, got 'no'
 """
 
 from __future__ import annotations
@@ -33,11 +37,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
+import numpy as np
+
 from solver.errors import RulesError
 from solver.game.cards import N_RANKS
 from solver.util.language import Lang
 
-__all__ = ["DEFAULT_RULES", "Category", "DiscardMode", "Rules"]
+__all__ = ["DEFAULT_RULES", "MAX_POSITION_POINTS", "Category", "DiscardMode", "Rules"]
+
+# A named limit: at most 5 positions of at most this many points, so that every
+# margin (and its products in the solvers' integer models) is far inside int32.
+MAX_POSITION_POINTS = 1000
 
 
 class DiscardMode(str, Enum):
@@ -173,12 +183,26 @@ class Rules:
     flush_beats_full_house: bool = False
 
     def __post_init__(self) -> None:
-        points = tuple(self.position_points)
+        try:
+            points = tuple(self.position_points)
+        except TypeError:
+            raise RulesError(
+                f"position points must be positive integers, got {self.position_points!r}"
+            ) from None
         if not (
             1 <= len(points) <= 5
             and all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in points)
         ):
             raise RulesError(f"position points must be positive integers, got {points}")
+        if max(points) > MAX_POSITION_POINTS:
+            # The solvers' integer arithmetic (CP-SAT coefficients, int32 payoffs) stays exact.
+            raise RulesError(
+                f"position points must be at most {MAX_POSITION_POINTS}, got {max(points)}"
+            )
+        for name in ("ace_low_straight", "flush_beats_full_house"):
+            value = getattr(self, name)
+            if not isinstance(value, bool) and not isinstance(value, np.bool_):
+                raise RulesError(f"{name} must be True or False, got {value!r}", argument=name)
         object.__setattr__(self, "position_points", points)
         try:
             mode = DiscardMode(self.discard_mode)

@@ -161,8 +161,8 @@ def test_grade_command_uses_the_book_and_says_so(tmp_path: Path, capsys):
     first = _grade_json(capsys, "--book", book)
     second = _grade_json(capsys, "--book", book)
     fresh = _grade_json(capsys, "--no-book")
-    assert first.pop("book") == {"path": book, "from_book": False}
-    assert second.pop("book") == {"path": book, "from_book": True}
+    assert first.pop("book") == {"path": book, "from_book": False, "stored": True}
+    assert second.pop("book") == {"path": book, "from_book": True, "stored": True}
     assert fresh.pop("book") is None
     expected = grade(greedy_arrangement(deal(3).holdings[0]), deal(3).holdings[1])
     for document in (first, second, fresh):
@@ -172,12 +172,15 @@ def test_grade_command_uses_the_book_and_says_so(tmp_path: Path, capsys):
     assert capsys.readouterr().out.rstrip().endswith(f"book: from {book}")
 
 
-def test_grade_command_bad_book_is_one_line(tmp_path: Path, capsys):
+def test_grade_command_bad_book_is_one_warning_and_an_answer(tmp_path: Path, capsys):
     bad = tmp_path / "notes.sqlite"
     bad.write_text("my notes\n")
-    assert main(["grade", GREEDY3, "--book", str(bad)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("quintet: error: --book: ")
+    assert main(["grade", GREEDY3, "--book", str(bad)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and captured.err.startswith("quintet: warning: --book: ")
+    assert "not a solution book" in captured.err and "solving without the book" in captured.err
+    assert "not stored" in captured.out
+    assert bad.read_text() == "my notes\n"
 
 
 def test_play_command_reports_the_book(tmp_path: Path):

@@ -49,7 +49,7 @@ def test_equilibrium_and_suggest_answer_from_the_book(
     built: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     answer = _json(capsys, "equilibrium", "--seed", str(SEED), "--book", str(built))
-    assert answer["book"] == {"path": str(built), "from_book": True}
+    assert answer["book"] == {"path": str(built), "from_book": True, "stored": True}
     assert answer["gap"] <= 1e-9
     # The same deal with its suits relabelled is the same class.
     holding = deal(SEED).holdings[0]
@@ -91,20 +91,31 @@ def test_the_default_book_is_in_the_cache_directory(_private_cache: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     default = _private_cache / "quintet-solver" / "book.sqlite"
-    assert json.loads(done.stdout)["book"] == {"path": str(default), "from_book": False}
+    assert json.loads(done.stdout)["book"] == {
+        "path": str(default),
+        "from_book": False,
+        "stored": True,
+    }
     assert default.exists()
 
 
-@pytest.mark.parametrize("command", [["equilibrium", "--seed", "5"], ["book", "stats"]])
-def test_a_bad_book_file_is_one_line_and_exit_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+@pytest.mark.parametrize(
+    ("command", "status", "kind"),
+    [
+        (["equilibrium", "--seed", "5"], 0, "warning"),  # answered without the book
+        (["book", "stats"], 2, "error"),  # the book is the work: an error
+        (["book", "check"], 2, "error"),
+    ],
+)
+def test_a_bad_book_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], status, kind
 ) -> None:
     bad = tmp_path / "notes.sqlite"
     bad.write_text("my notes\n")
-    assert main([*command, "--book", str(bad)]) == 2
+    assert main([*command, "--book", str(bad)]) == status
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert err.startswith("quintet: error: --book: ") and "not a solution book" in err
+    assert err.startswith(f"quintet: {kind}: --book: ") and "not a solution book" in err
     assert bad.read_text() == "my notes\n"
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import subprocess
 
+import pytest
+
 from tests.support.cli import CLI, environment
 
 
@@ -88,3 +90,51 @@ def test_play_with_invalid_utf8_input():
     assert process.returncode == 0, process.stderr
     assert b"Traceback" not in process.stderr
     assert "\N{REPLACEMENT CHARACTER}".encode() in process.stdout  # named as a bad token
+
+
+def _closing(*descriptors: int):
+    import os
+
+    def close() -> None:
+        for descriptor in descriptors:
+            os.close(descriptor)
+
+    return close
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["eval", "As Ks Qs Js Ts"], 0),
+        (["eval", "As Ks"], 2),
+        (["deal", "--seed", "1", "--json"], 0),
+    ],
+)
+def test_closed_stderr_keeps_the_usual_statuses(tmp_path, args, status) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "XDG_CACHE_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "solver.cli", *args],
+        env=env,
+        capture_output=False,
+        stdout=subprocess.PIPE,
+        preexec_fn=_closing(2),
+        timeout=120,
+    )
+    assert done.returncode == status
+    closed_out = subprocess.run(
+        [sys.executable, "-m", "solver.cli", *args],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_closing(1),
+        timeout=120,
+    )
+    # Output that cannot be written is the usual output failure (1), with one line; errors stay 2.
+    assert closed_out.returncode == (1 if status == 0 else 2)
+    assert closed_out.stderr.count("\n") == 1 and "Traceback" not in closed_out.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from solver.errors import QuintetError, RulesError
@@ -106,7 +107,7 @@ def test_rules_error_is_value_error():
 
 
 def test_rules_accept_values_and_normalize():
-    rules = Rules(position_points=[6, 7], discard_mode="independent", ace_low_straight=1)
+    rules = Rules(position_points=[6, 7], discard_mode="independent", ace_low_straight=np.True_)
     assert rules.position_points == (6, 7)
     assert rules.n_packets == 2 and rules.total_points == 13
     assert rules.discard_mode is DiscardMode.INDEPENDENT

@@ -222,7 +222,7 @@ def test_equilibrium_is_the_cli_document(client, capsys):
     # Both look the deal up in a solution book first (the server's workers keep the
     # cache directory they started with, so which of them solved it depends on order).
     web_book, cli_book = web.pop("book"), document.pop("book")
-    assert set(web_book) == set(cli_book) == {"path", "from_book"}
+    assert set(web_book) == set(cli_book) == {"path", "from_book", "stored"}
     assert web["history"] or web_book["from_book"], "a fresh solve reports its iterations"
     assert without_times(web) == without_times(document)
 
@@ -246,7 +246,7 @@ def test_grade_is_the_cli_document(client, capsys):
     assert status == 0 and response.status_code == 200, response.text
     web = response.json()
     web_book, cli_book = web.pop("book"), document.pop("book")
-    assert set(web_book) == set(cli_book) == {"path", "from_book"}
+    assert set(web_book) == set(cli_book) == {"path", "from_book", "stored"}
     assert web == document
     assert web["verdict"] in ("best", "good", "inaccuracy", "mistake", "blunder")
 

@@ -1,0 +1,272 @@
+"""The book's rows: made from a solve (:func:`record`), and read back checked (:func:`entry`).
+
+Every file a cache holds is untrusted input: a row read back is decoded
+and checked as a whole before it is used.  Its key must be a canonical pair
+of holdings of the rules, both strategies must lay exactly the cards of
+their seat's holding, the probabilities must be a distribution, every
+number finite and the bounds ordered.  A row that fails raises
+:class:`~solver.errors.BookError` saying why; the book then treats it as
+missing.
+
+>>> from solver.equilibria.equilibrium import solve
+>>> from solver.book.canonical import holding_of
+>>> two = Rules(position_points=(6, 7))
+>>> key = (1023, 1023)
+>>> row = record(key, 1, solve(holding_of(1023), holding_of(1023), two, "margin"))
+>>> entry(row).key
+(1023, 1023)
+>>> entry(row[:2] + (2047, 1023) + row[4:])
+Traceback (most recent call last):
+    ...
+solver.errors.BookError: book: the solution of deal (2047, 1023) is damaged (a holding of 11 cards, not 10)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from solver.book import codec
+from solver.book.canonical import CARD_PERMUTATIONS, holding_of
+from solver.equilibria.equilibrium import EquilibriumResult, Payoff
+from solver.errors import BookError, QuintetError
+from solver.game.cards import HAND_SIZE
+from solver.game.rules import DiscardMode, Rules
+from solver.version import __version__
+
+__all__ = ["COLUMNS", "Entry", "entry", "record", "rules_from_key", "rules_key"]
+
+COLUMNS = (
+    "rules, payoff, first, second, orbit, value, lower, upper, gap, converged, iterations, "
+    "row_frontier, column_frontier, row_cards, row_probabilities, column_cards, "
+    "column_probabilities, solver_version, seconds"
+)
+
+
+def rules_key(rules: Rules) -> str:
+    """The rules as the book's key text.
+
+    >>> rules_key(Rules())
+    'mirror:3-4-5-6-7:00'
+    """
+    points = "-".join(str(p) for p in rules.position_points)
+    options = f"{int(rules.ace_low_straight)}{int(rules.flush_beats_full_house)}"
+    return f"{rules.discard_mode.value}:{points}:{options}"
+
+
+def rules_from_key(text: str) -> Rules:
+    """The inverse of :func:`rules_key`.
+
+    >>> rules_from_key("independent:6-7:10").position_points
+    (6, 7)
+    >>> rules_from_key("mirror:x:00")
+    Traceback (most recent call last):
+        ...
+    solver.errors.BookError: book: rules key 'mirror:x:00' is not valid
+    """
+    try:
+        mode, points, options = str(text).split(":")
+        if len(options) != 2 or set(options) - {"0", "1"}:
+            raise ValueError(options)
+        rules = Rules(
+            position_points=tuple(int(p) for p in points.split("-")),
+            discard_mode=DiscardMode(mode),
+            ace_low_straight=options[0] == "1",
+            flush_beats_full_house=options[1] == "1",
+        )
+    except (ValueError, QuintetError):
+        raise BookError(f"book: rules key {text!r} is not valid", argument="book") from None
+    return rules
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One stored solution of a canonical deal; strategies as checked arrays.
+
+    ``column_cards`` is None when the column strategy is the row strategy
+    (mirror deals).  :meth:`equilibrium` builds the result objects.
+    """
+
+    rules: Rules
+    payoff: Payoff
+    key: tuple[int, int]
+    orbit: int
+    value: float
+    lower: float
+    upper: float
+    converged: bool
+    iterations: int
+    frontier_sizes: tuple[int, int]
+    seconds: float
+    solver_version: str
+    row_cards: np.ndarray
+    row_probabilities: np.ndarray
+    column_cards: np.ndarray | None
+    column_probabilities: np.ndarray | None
+
+    @property
+    def gap(self) -> float:
+        """Certified gap ``upper - lower``."""
+        return max(0.0, self.upper - self.lower)
+
+    def equilibrium(self, relabelling: int = 0) -> EquilibriumResult:
+        """The stored result, its cards relabelled by ``relabelling`` (0: as stored)."""
+        relabel = CARD_PERMUTATIONS[relabelling].astype(np.uint8)
+        row = codec.mixture(relabel[self.row_cards], self.row_probabilities)
+        column = row
+        if self.column_cards is not None and self.column_probabilities is not None:
+            column = codec.mixture(relabel[self.column_cards], self.column_probabilities)
+        return EquilibriumResult(
+            payoff=self.payoff,
+            rules=self.rules,
+            row=row,
+            column=column,
+            value=self.value,
+            lower=self.lower,
+            upper=self.upper,
+            iterations=self.iterations,
+            seconds=self.seconds,
+            frontier_sizes=self.frontier_sizes,
+            history=(),
+            converged=self.converged,
+        )
+
+
+def record(
+    key: tuple[int, int], orbit: int, result: EquilibriumResult, seconds: float | None = None
+) -> tuple[object, ...]:
+    """A row of the ``solutions`` table for the solution ``result`` of a canonical deal."""
+    row_cards, row_probabilities = codec.encode(result.row)
+    column: tuple[bytes | None, bytes | None] = (None, None)
+    if key[0] != key[1] or result.column != result.row:
+        column = codec.encode(result.column)
+    return (
+        rules_key(result.rules),
+        result.payoff.value,
+        int(key[0]),
+        int(key[1]),
+        int(orbit),
+        float(result.value),
+        float(result.lower),
+        float(result.upper),
+        float(result.gap),
+        int(result.converged),
+        int(result.iterations),
+        int(result.frontier_sizes[0]),
+        int(result.frontier_sizes[1]),
+        row_cards,
+        row_probabilities,
+        column[0],
+        column[1],
+        __version__,
+        float(result.seconds if seconds is None else seconds),
+    )
+
+
+class _DamagedError(Exception):
+    """Why a row cannot be used."""
+
+
+def _integer(value: Any, name: str, low: int = 0, high: int = 2**63 - 1) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise _DamagedError(f"{name} {value!r} is not an integer in [{low}, {high}]")
+    return value
+
+
+def _number(value: Any, name: str) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        raise _DamagedError(f"{name} {value!r} is not a finite number")
+    return float(value)
+
+
+def _blob(value: Any, name: str) -> bytes:
+    if not isinstance(value, bytes):
+        raise _DamagedError(f"{name} is not a blob")
+    return value
+
+
+def _strategy(
+    cards: Any, probabilities: Any, holding: tuple[int, ...], n_packets: int, seat: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """A seat's decoded strategy, checked to lay exactly that seat's holding."""
+    try:
+        array, probs = codec.decode(
+            _blob(cards, f"{seat} cards"), _blob(probabilities, f"{seat} probabilities"), n_packets
+        )
+    except BookError as error:
+        raise _DamagedError(
+            f"{seat} strategy: {str(error).split('(', 1)[-1].rstrip(')')}"
+        ) from None
+    if tuple(np.sort(array[0].ravel()).tolist()) != holding:
+        raise _DamagedError(f"the {seat} strategy lays cards that are not the {seat} holding")
+    return array, probs
+
+
+def _decoded(row: tuple[Any, ...]) -> Entry:
+    if len(row) != 19:
+        raise _DamagedError(f"{len(row)} columns, not 19")
+    rules = rules_from_key(row[0])
+    payoff = Payoff(row[1]) if row[1] in {p.value for p in Payoff} else None
+    if payoff is None:
+        raise _DamagedError(f"payoff {row[1]!r} is not known")
+    first, second = (_integer(row[i], ("first", "second")[i - 2], 1, 2**32 - 1) for i in (2, 3))
+    holdings = holding_of(first), holding_of(second)
+    for holding in holdings:
+        if len(holding) != HAND_SIZE * rules.n_packets:
+            raise _DamagedError(
+                f"a holding of {len(holding)} cards, not {HAND_SIZE * rules.n_packets}"
+            )
+    value, lower, upper, _gap = (
+        _number(row[i], n) for i, n in zip(range(5, 9), _BOUNDS, strict=False)
+    )
+    if not lower <= upper + 1e-9 or not lower - 1e-9 <= value <= upper + 1e-9:
+        raise _DamagedError(f"bounds not ordered: {lower} <= {value} <= {upper}")
+    counts = [_integer(row[i], n) for i, n in zip((4, 10, 11, 12), _COUNTS, strict=False)]
+    converged = _integer(row[9], "converged", 0, 1)
+    row_cards, row_probs = _strategy(row[13], row[14], holdings[0], rules.n_packets, "row")
+    column: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
+    if row[15] is not None or row[16] is not None or first != second:
+        column = _strategy(row[15], row[16], holdings[1], rules.n_packets, "column")
+    if not isinstance(row[17], str):
+        raise _DamagedError("solver version is not text")
+    return Entry(
+        rules=rules,
+        payoff=payoff,
+        key=(first, second),
+        orbit=counts[0],
+        value=value,
+        lower=lower,
+        upper=upper,
+        converged=bool(converged),
+        iterations=counts[1],
+        frontier_sizes=(counts[2], counts[3]),
+        seconds=_number(row[18], "seconds"),
+        solver_version=row[17],
+        row_cards=row_cards,
+        row_probabilities=row_probs,
+        column_cards=column[0],
+        column_probabilities=column[1],
+    )
+
+
+_BOUNDS = ("value", "lower", "upper", "gap")
+_COUNTS = ("orbit", "iterations", "row_frontier", "column_frontier")
+
+
+def describe_key(row: tuple[Any, ...]) -> str:
+    """The deal a raw row is of, for messages: ``(first, second)``."""
+    return f"({row[2]!r}, {row[3]!r})" if len(row) >= 4 else "(?)"
+
+
+def entry(row: tuple[Any, ...]) -> Entry:
+    """The checked :class:`Entry` of a raw row (the columns :data:`COLUMNS`)."""
+    try:
+        return _decoded(row)
+    except (_DamagedError, BookError) as error:
+        why = str(error).removeprefix("book: ")
+        raise BookError(
+            f"book: the solution of deal {describe_key(row)} is damaged ({why})", argument="book"
+        ) from None
