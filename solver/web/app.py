@@ -9,6 +9,7 @@ is at ``/openapi.json`` and ``/docs`` lists the endpoints.
 
 from __future__ import annotations
 
+import asyncio
 import html
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -157,7 +158,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        jobs.shutdown()
+        await asyncio.to_thread(jobs.shutdown)  # the jobs end; the event loop keeps answering
 
     app = _App(
         title="quintet",

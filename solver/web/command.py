@@ -109,10 +109,9 @@ def serve(
             "it can use the solver (clients must use an allowed host name: --allow-host NAME)",
             file=sys.stderr,
         )
-    print(f"serving on {url} (Ctrl-C stops)", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    server.run(app, sock, verbose=verbose)
+    server.run(app, sock, ready=f"serving on {url} (Ctrl-C stops)", verbose=verbose)
 
 
 def _serve(args: argparse.Namespace) -> None:

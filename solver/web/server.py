@@ -12,6 +12,7 @@ is answered 503 (:class:`~solver.web.guard.Interrupted`), never 500.
 from __future__ import annotations
 
 import contextlib
+import copy
 import errno
 import ipaddress
 import logging
@@ -112,14 +113,21 @@ def bind(host: str, port: int) -> socket.socket:
 class _Server(uvicorn.Server):
     """uvicorn's server, ending the jobs as soon as it is told to stop."""
 
-    def __init__(self, config: uvicorn.Config, jobs: JobManager) -> None:
+    def __init__(self, config: uvicorn.Config, jobs: JobManager, ready: str) -> None:
         super().__init__(config)
-        self.jobs = jobs
+        self.jobs, self.ready = jobs, ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        # Serving, and Ctrl-C handled: the line a user (or a test) waits for.
+        print(self.ready, flush=True)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         # Before waiting for connections: their jobs end now, and they are answered 503.
         self.jobs.close()
         await super().shutdown(sockets=sockets)
+        if self.force_exit:  # uvicorn then skips the app's shutdown: its task would be
+            await self.lifespan.shutdown()  # cancelled, with a traceback on the console
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         # A second signal of either kind forces the exit (uvicorn's own: only SIGINT).
@@ -142,14 +150,18 @@ class _Server(uvicorn.Server):
                 signal.signal(sig, handler)
 
 
-def run(app: Any, sock: socket.socket, *, verbose: bool = False) -> None:
+def run(app: Any, sock: socket.socket, *, ready: str, verbose: bool = False) -> None:
     """Serve ``app`` on ``sock`` until a Ctrl-C or SIGTERM; its jobs end with it.
 
+    ``ready``: the line printed on stdout once the server answers.
     ``verbose``: one line per request on stderr (uvicorn's access log).
     """
+    logs = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    logs["handlers"]["access"]["stream"] = "ext://sys.stderr"  # stdout: the URL line only
     config = uvicorn.Config(
         app,
         log_level="warning",
+        log_config=logs,
         access_log=verbose,
         server_header=False,
         timeout_graceful_shutdown=GRACE_SECONDS,
@@ -158,7 +170,7 @@ def run(app: Any, sock: socket.socket, *, verbose: bool = False) -> None:
         logging.getLogger("uvicorn.access").setLevel(logging.INFO)
     jobs: JobManager = app.state.jobs
     jobs.start()
-    server = _Server(config, jobs)
+    server = _Server(config, jobs, ready)
     try:
         server.run(sockets=[sock])
     finally:
