@@ -68,7 +68,8 @@ Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 class RulesIn(BaseModel):
     """The rule options (``--mode``, ``--ace-low-straight``, ``--flush-beats-full-house``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Strict: 0 is not false, false is not a seed (the OpenAPI document says so).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     mode: Literal[tuple(m.value for m in DiscardMode)] = "mirror"  # type: ignore[valid-type]
     ace_low_straight: bool = False

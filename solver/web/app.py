@@ -20,8 +20,8 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import compile_path
 from starlette.types import ASGIApp
 
 from solver.errors import QuintetError, ServerStoppingError, TooManyJobsError
@@ -110,16 +110,11 @@ def _unknown_api(app: FastAPI) -> None:
     @app.api_route("/api/{rest:path}", methods=methods, include_in_schema=False)
     def unknown(request: Request, rest: str) -> JSONResponse:
         path = request.url.path
-        allowed = sorted(
-            {
-                method
-                for route in app.routes
-                if isinstance(route, APIRoute)
-                and route.name != "unknown"
-                and route.path_regex.match(path)
-                for method in route.methods or ()
-            }
-        )
+        paths = app.openapi()["paths"]
+        matching = [t for t in paths if t == path] or [
+            t for t in paths if compile_path(t)[0].match(path)
+        ]
+        allowed = sorted({method.upper() for t in matching for method in paths[t]})
         if allowed:
             detail = f"{request.method} is not allowed on {path} (only {', '.join(allowed)})"
             return JSONResponse({"detail": detail}, 405, headers={"allow": ", ".join(allowed)})
@@ -157,6 +152,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        jobs.closing = False  # started (again: a test client starts an app per use)
         yield
         await asyncio.to_thread(jobs.shutdown)  # the jobs end; the event loop keeps answering
 

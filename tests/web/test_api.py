@@ -107,7 +107,7 @@ def test_deal_is_the_cli_document(client, capsys):
         ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
         (
             {"seed": "one"},
-            "seed: Input should be a valid integer, unable to parse string as an integer",
+            "seed: Input should be a valid integer",
         ),
         ({"mode": "shuffle"}, "mode: Input should be 'mirror' or 'independent'"),
         ({"seed": 1, "colour": "red"}, "colour: Extra inputs are not permitted"),
