@@ -23,9 +23,11 @@ __all__ = [
     "BookError",
     "CardError",
     "FileError",
+    "ListenError",
     "MixtureError",
     "QuintetError",
     "RulesError",
+    "ServerStoppingError",
     "SimplexError",
     "SolverError",
     "TooManyJobsError",
@@ -99,6 +101,18 @@ class SimplexError(ArithmeticError):
 
 class TooManyJobsError(Exception):
     """The server has :data:`~solver.web.jobs.MAX_PENDING` unfinished jobs already."""
+
+
+class ServerStoppingError(Exception):
+    """The server is shutting down and takes no new jobs."""
+
+
+class ListenError(QuintetError):
+    """The server cannot listen where it was asked: the port is taken, the host is not ours.
+
+    >>> issubclass(ListenError, QuintetError)
+    True
+    """
 
 
 class UsageError(Exception):

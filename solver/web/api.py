@@ -19,7 +19,10 @@ the same input (the same report functions make both):
 
 Bad input is answered 422 (the request's shape) or 400 (the library's
 :class:`~solver.errors.QuintetError`, with its one-line message).  A server
-with :data:`~solver.web.jobs.MAX_PENDING` unfinished jobs answers new ones 503.
+with :data:`~solver.web.jobs.MAX_PENDING` unfinished jobs answers new ones
+429 with a ``Retry-After``; a server shutting down answers 503 (its waiting
+clients too).  Every response and its JSON shape is in the OpenAPI document
+(:mod:`solver.web.responses`).
 """
 
 from __future__ import annotations
@@ -44,7 +47,6 @@ from solver.app.requests import (
     parse_fixed,
 )
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
-from solver.errors import TooManyJobsError
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
@@ -52,7 +54,8 @@ from solver.game.payloads import cards_payload, rules_payload
 from solver.game.rules import DiscardMode, Rules
 from solver.models.opponents import Objective
 from solver.play.registry import OPPONENTS, PLAYER_NAMES
-from solver.web.jobs import Job, JobManager, JobState
+from solver.web.jobs import STOPPING, Job, JobManager, JobState
+from solver.web.responses import JOB_ID, JOB_START, JOB_WAIT
 
 __all__ = ["router"]
 
@@ -65,7 +68,8 @@ Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 class RulesIn(BaseModel):
     """The rule options (``--mode``, ``--ace-low-straight``, ``--flush-beats-full-house``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Strict: 0 is not false, false is not a seed (the OpenAPI document says so).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     mode: Literal[tuple(m.value for m in DiscardMode)] = "mirror"  # type: ignore[valid-type]
     ace_low_straight: bool = False
@@ -249,15 +253,15 @@ def _manager(request: Request) -> JobManager:
 
 def _submit(request: Request, kind: str, body: HoldingsIn) -> Job:
     # The request is built and checked here: bad input is a 400 before any work starts.
-    try:
-        return _manager(request).submit(kind, body.request())
-    except TooManyJobsError as error:
-        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(error)) from None
+    # A full queue (429) and a stopping server (503) are answered by the app's handlers.
+    return _manager(request).submit(kind, body.request())
 
 
 def _finished(job: Job) -> JSONResponse:
     if job.state is JobState.DONE:
         return JSONResponse(job.result)
+    if job.stopped:
+        return JSONResponse({"detail": job.error or STOPPING, "argument": None}, 503)
     codes = {
         JobState.ERROR: status.HTTP_400_BAD_REQUEST,
         JobState.TIMEOUT: status.HTTP_504_GATEWAY_TIMEOUT,
@@ -276,49 +280,67 @@ async def _wait(request: Request, job: Job) -> JSONResponse:
     return _finished(job)
 
 
-@router.post("/suggest", summary="quintet suggest: the best arrangement against a model")
+@router.post(
+    "/suggest", responses=JOB_WAIT, summary="quintet suggest: the best arrangement against a model"
+)
 async def suggest(request: Request, body: SuggestIn) -> JSONResponse:
     """The document of ``quintet suggest --json`` (a job, waited for)."""
     return await _wait(request, _submit(request, "suggest", body))
 
 
-@router.post("/equilibrium", summary="quintet equilibrium: an exact equilibrium of the deal")
+@router.post(
+    "/equilibrium",
+    responses=JOB_WAIT,
+    summary="quintet equilibrium: an exact equilibrium of the deal",
+)
 async def equilibrium(request: Request, body: EquilibriumIn) -> JSONResponse:
     """The document of ``quintet equilibrium --json`` (a job, waited for)."""
     return await _wait(request, _submit(request, "equilibrium", body))
 
 
-@router.post("/grade", summary="quintet grade: your arrangement's loss, punishment and fix")
+@router.post(
+    "/grade",
+    responses=JOB_WAIT,
+    summary="quintet grade: your arrangement's loss, punishment and fix",
+)
 async def grade(request: Request, body: GradeIn) -> JSONResponse:
     """The document of ``quintet grade --json`` (a job, waited for: the deal may need solving)."""
     return await _wait(request, _submit(request, "grade", body))
 
 
-@router.post("/play", summary="the computer's arrangement against yours, and the score")
+@router.post(
+    "/play", responses=JOB_WAIT, summary="the computer's arrangement against yours, and the score"
+)
 async def play(request: Request, body: PlayIn) -> JSONResponse:
     """``{opponent, description, seed, score}``: score is the ``quintet score --json`` document."""
     return await _wait(request, _submit(request, "play", body))
 
 
-@router.post("/jobs/suggest", status_code=202, summary="start a suggest job")
+@router.post("/jobs/suggest", status_code=202, responses=JOB_START, summary="start a suggest job")
 def start_suggest(request: Request, body: SuggestIn) -> dict[str, Any]:
     """The new job's status; poll ``GET /api/jobs/{id}``."""
     return _submit(request, "suggest", body).status()
 
 
-@router.post("/jobs/equilibrium", status_code=202, summary="start an equilibrium job")
+@router.post(
+    "/jobs/equilibrium", status_code=202, responses=JOB_START, summary="start an equilibrium job"
+)
 def start_equilibrium(request: Request, body: EquilibriumIn) -> dict[str, Any]:
     """The new job's status; its progress names the double oracle's iteration and gap."""
     return _submit(request, "equilibrium", body).status()
 
 
-@router.post("/jobs/grade", status_code=202, summary="start grading an arrangement")
+@router.post(
+    "/jobs/grade", status_code=202, responses=JOB_START, summary="start grading an arrangement"
+)
 def start_grade(request: Request, body: GradeIn) -> dict[str, Any]:
     """The new job's status; poll ``GET /api/jobs/{id}``."""
     return _submit(request, "grade", body).status()
 
 
-@router.post("/jobs/play", status_code=202, summary="start a game against the computer")
+@router.post(
+    "/jobs/play", status_code=202, responses=JOB_START, summary="start a game against the computer"
+)
 def start_play(request: Request, body: PlayIn) -> dict[str, Any]:
     """The new job's status; poll ``GET /api/jobs/{id}``."""
     return _submit(request, "play", body).status()
@@ -331,14 +353,14 @@ def _known(request: Request, job_id: str) -> Job:
     return job
 
 
-@router.get("/jobs/{job_id}", summary="a job's state, progress and document")
+@router.get("/jobs/{job_id}", responses=JOB_ID, summary="a job's state, progress and document")
 def job_status(request: Request, job_id: str) -> dict[str, Any]:
     """``state`` is queued, running, done (``result`` holds the document), error, failed,
     timeout or cancelled."""
     return _known(request, job_id).status()
 
 
-@router.delete("/jobs/{job_id}", summary="cancel a job")
+@router.delete("/jobs/{job_id}", responses=JOB_ID, summary="cancel a job")
 def cancel_job(request: Request, job_id: str) -> dict[str, Any]:
     """Cancel the job (its process is ended); its status."""
     job = _known(request, job_id)

@@ -9,8 +9,9 @@ is at ``/openapi.json`` and ``/docs`` lists the endpoints.
 
 from __future__ import annotations
 
+import asyncio
 import html
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,88 +21,33 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.routing import compile_path
+from starlette.types import ASGIApp
 
-from solver.errors import QuintetError
+from solver.errors import QuintetError, ServerStoppingError, TooManyJobsError
 from solver.version import __version__
 from solver.web.analysis_api import router as analysis_router
 from solver.web.api import router
-from solver.web.jobs import JobManager
+from solver.web.guard import MAX_BODY_BYTES, BodyLimit, HostCheck, Interrupted, SecurityHeaders
+from solver.web.jobs import RETRY_AFTER_SECONDS, JobManager
+from solver.web.responses import COMMON
 
 __all__ = ["MAX_BODY_BYTES", "create_app"]
 
-# Request bodies above this size are refused with 413 (a full request is under 2 KiB).
-MAX_BODY_BYTES = 64 * 1024
 STATIC = Path(__file__).resolve().parent / "static"
-SECURITY_HEADERS = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-]
 
 
-class BodyLimit:
-    """ASGI middleware: 413 for bodies over ``limit`` bytes, declared or streamed.
+class _App(FastAPI):
+    """FastAPI with :mod:`solver.web.guard` around everything, its 500s included."""
 
-    The body is read here first (it is small, or refused), then handed on.
-    """
+    guard: tuple[tuple[str, ...], int] | None = None  # (host names, port) to check
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _too_large(self.limit, send)
-            return
-        messages: list[Message] = []
-        size, more = 0, True
-        while more:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break
-            size += len(message.get("body", b""))
-            if size > self.limit:
-                await _too_large(self.limit, send)
-                return
-            more = message.get("more_body", False)
-
-        async def replay() -> Message:
-            return messages.pop(0) if messages else await receive()
-
-        await self.app(scope, replay, send)
-
-
-async def _too_large(limit: int, send: Send) -> None:
-    response = JSONResponse(
-        {"detail": f"the request body is larger than {limit} bytes"}, status_code=413
-    )
-    await response({"type": "http"}, _no_receive, send)
-
-
-async def _no_receive() -> Message:
-    return {"type": "http.disconnect"}
-
-
-class SecurityHeaders:
-    """ASGI middleware: every response says where its page may load from."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, with_headers if scope["type"] == "http" else send)
+    def build_middleware_stack(self) -> ASGIApp:
+        app = super().build_middleware_stack()
+        app = BodyLimit(app)
+        if self.guard is not None:
+            app = HostCheck(app, *self.guard)
+        return SecurityHeaders(Interrupted(app))
 
 
 def _one_line(errors: list[Any]) -> str:
@@ -117,6 +63,17 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(QuintetError)
     async def quintet_error(request: Request, error: QuintetError) -> JSONResponse:
         return JSONResponse({"detail": str(error), "argument": error.argument}, status_code=400)
+
+    @app.exception_handler(TooManyJobsError)
+    async def too_many(request: Request, error: TooManyJobsError) -> JSONResponse:
+        headers = {"retry-after": str(RETRY_AFTER_SECONDS)}
+        return JSONResponse({"detail": str(error)}, status_code=429, headers=headers)
+
+    @app.exception_handler(ServerStoppingError)
+    async def stopping(request: Request, error: ServerStoppingError) -> JSONResponse:
+        return JSONResponse(
+            {"detail": str(error)}, status_code=503, headers={"connection": "close"}
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -147,12 +104,40 @@ def _endpoints_page(app: FastAPI) -> str:
     )
 
 
-def create_app(max_running: int | None = None, time_limit: float = 120.0) -> FastAPI:
+def _unknown_api(app: FastAPI) -> None:
+    """Under /api: 405 (with Allow) for a known path and another method, else a JSON 404."""
+    methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]
+
+    @app.api_route("/api/{rest:path}", methods=methods, include_in_schema=False)
+    def unknown(request: Request, rest: str) -> JSONResponse:
+        path = request.url.path
+        paths = app.openapi()["paths"]
+        matching = [t for t in paths if t == path] or [
+            t for t in paths if compile_path(t)[0].match(path)
+        ]
+        allowed = sorted({method.upper() for t in matching for method in paths[t]})
+        if allowed:
+            detail = f"{request.method} is not allowed on {path} (only {', '.join(allowed)})"
+            return JSONResponse({"detail": detail}, 405, headers={"allow": ", ".join(allowed)})
+        return JSONResponse({"detail": f"no endpoint {path}"}, 404)
+
+
+def create_app(
+    max_running: int | None = None,
+    time_limit: float = 120.0,
+    *,
+    hosts: Sequence[str] | None = None,
+    port: int = 8000,
+) -> FastAPI:
     """The app: at most ``max_running`` solves at once, each at most ``time_limit`` seconds.
 
-    >>> app = create_app(max_running=1, time_limit=10)
-    >>> app.state.jobs.max_running, app.state.jobs.time_limit
-    (1, 10)
+    ``hosts``: the names a request's Host header may give (with ``port``, or
+    no port); any other is refused with 400.  None checks no Host (the test
+    client's); ``quintet serve`` always gives them.
+
+    >>> app = create_app(max_running=1, time_limit=10, hosts=["localhost"])
+    >>> app.state.jobs.max_running, app.state.jobs.time_limit, app.guard
+    (1, 10, (('localhost',), 8000))
     >>> create_app(time_limit=0)
     Traceback (most recent call last):
         ...
@@ -168,10 +153,11 @@ def create_app(max_running: int | None = None, time_limit: float = 120.0) -> Fas
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        jobs.closing = False  # started (again: a test client starts an app per use)
         yield
-        jobs.shutdown()
+        await asyncio.to_thread(jobs.shutdown)  # the jobs end; the event loop keeps answering
 
-    app = FastAPI(
+    app = _App(
         title="quintet",
         version=__version__,
         description="Quintet solver: the command line's JSON documents over HTTP.",
@@ -180,16 +166,16 @@ def create_app(max_running: int | None = None, time_limit: float = 120.0) -> Fas
         openapi_url="/openapi.json",
         lifespan=lifespan,
     )
+    app.guard = None if hosts is None else (tuple(hosts), port)
     app.state.jobs = jobs
-    app.include_router(router)
-    app.include_router(analysis_router)
+    app.include_router(router, responses=COMMON)
+    app.include_router(analysis_router, responses=COMMON)
     _add_error_handlers(app)
+    _unknown_api(app)
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
         return HTMLResponse(_endpoints_page(app))
 
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
-    app.add_middleware(SecurityHeaders)
-    app.add_middleware(BodyLimit)
     return app

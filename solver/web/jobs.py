@@ -9,6 +9,12 @@ processes are forked from a *forkserver* that imported the solver once, so
 a job starts in milliseconds, without the costs of ``spawn`` or the risks
 of forking the threaded server.
 
+A job's process dies with the server, however the server ends
+(:mod:`solver.web.lifeline`); :meth:`JobManager.start` starts the forkserver
+from the server's main thread so that it dies with the server too.
+:meth:`JobManager.close` (the first Ctrl-C or SIGTERM) refuses new jobs and
+ends queued and running ones at once, their clients answered 503.
+
 At most ``max_running`` jobs run at once (default: one per core); others
 wait, queued.  A thread per job waits for its turn, starts the process,
 reads its messages (progress, then the document or an error) and ends it
@@ -19,17 +25,20 @@ only read a job's state.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from solver.errors import TooManyJobsError
+from solver.errors import ServerStoppingError, TooManyJobsError
+from solver.web.lifeline import PARENT_VARIABLE
+from solver.web.work import limited
 
-__all__ = ["Job", "JobManager", "JobState"]
+__all__ = ["RETRY_AFTER_SECONDS", "STOPPING", "Job", "JobManager", "JobState"]
 
 
 # Seconds a job may run past its time limit (the solvers stop by themselves
@@ -40,6 +49,10 @@ KEEP_SECONDS = 600.0
 KEEP_JOBS = 200
 # Unfinished jobs (running or queued) one server accepts; beyond, submit refuses.
 MAX_PENDING = 32
+# What a refused client is told to wait before trying again (the Retry-After header).
+RETRY_AFTER_SECONDS = 10
+# Why the jobs of a server that is stopping end.
+STOPPING = "the server is shutting down"
 
 
 class JobState(str, Enum):
@@ -77,6 +90,8 @@ class Job:
     finished_at: float | None = None
     cancel_requested: threading.Event = field(default_factory=threading.Event)
     finished_event: threading.Event = field(default_factory=threading.Event)
+    # Set when the job was ended because the server is stopping (its clients get 503).
+    stopped: bool = False
 
     def status(self) -> dict[str, Any]:
         """The job as JSON: state, progress and the document or error."""
@@ -98,9 +113,17 @@ class Job:
 def _context() -> Any:  # a multiprocessing context (forkserver where there is one)
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["solver.web.work"])
+        context.set_forkserver_preload(["solver.web.lifeline", "solver.web.work"])
         return context
     return multiprocessing.get_context("spawn")
+
+
+def _forking_pid(context: Any) -> int | None:
+    """The pid of the process that will fork the next job (its expected parent)."""
+    if context.get_start_method() != "forkserver":
+        return os.getpid()
+    pid = getattr(getattr(multiprocessing.forkserver, "_forkserver", None), "_forkserver_pid", None)
+    return pid if isinstance(pid, int) else None
 
 
 class JobManager:
@@ -113,22 +136,50 @@ class JobManager:
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
         self._context = _context()
+        self._threads: list[threading.Thread] = []
+        self.closing = False
+
+    def start(self) -> None:
+        """Start the forkserver now, from this thread; from the main thread it dies with us.
+
+        The kernel's parent-death signal follows the thread that forked a
+        process: the forkserver sets it only when this is the main thread
+        (started later by a job's thread, it would die with that thread).
+        """
+        if self._context.get_start_method() != "forkserver":
+            return
+        main = threading.current_thread() is threading.main_thread()
+        if main:
+            os.environ[PARENT_VARIABLE] = str(os.getpid())
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            os.environ.pop(PARENT_VARIABLE, None)
 
     def submit(self, kind: str, request: Any) -> Job:
         """Queue a job for ``request``, its ``time_limit`` capped at the server's limit.
 
-        Raises :class:`TooManyJobsError` when :data:`MAX_PENDING` jobs are unfinished.
+        Raises :class:`TooManyJobsError` when :data:`MAX_PENDING` jobs are
+        unfinished, :class:`ServerStoppingError` once :meth:`close` was called,
+        a :class:`~solver.errors.QuintetError` for a time limit the work
+        cannot keep (:func:`solver.web.work.limited`).
         """
-        limit = min(request.time_limit or self.time_limit, self.time_limit)
-        request = replace(request, time_limit=limit)
-        job = Job(id=secrets.token_hex(8), kind=kind, deadline_seconds=limit + GRACE_SECONDS)
+        if self.closing:
+            raise ServerStoppingError(STOPPING)
+        request, seconds = limited(kind, request, self.time_limit)
+        job = Job(id=secrets.token_hex(8), kind=kind, deadline_seconds=seconds + GRACE_SECONDS)
         with self._lock:
+            if self.closing:
+                raise ServerStoppingError(STOPPING)
             self._forget_old()
             pending = sum(1 for j in self._jobs.values() if not j.state.finished)
             if pending >= MAX_PENDING:
                 raise TooManyJobsError(f"the server has {pending} unfinished jobs; try again later")
             self._jobs[job.id] = job
-        thread = threading.Thread(target=self._watch, args=(job, request), daemon=True, name=job.id)
+            thread = threading.Thread(
+                target=self._watch, args=(job, request), daemon=True, name=job.id
+            )
+            self._threads = [t for t in self._threads if t.is_alive()] + [thread]
         thread.start()
         return job
 
@@ -144,14 +195,28 @@ class JobManager:
             job.cancel_requested.set()
         return job
 
-    def shutdown(self) -> None:
-        """Cancel every job (their threads end their processes)."""
+    def close(self) -> None:
+        """Refuse new jobs and end every queued and running one (without waiting).
+
+        Their state is ``cancelled`` with the error :data:`STOPPING`, and
+        their waiting clients are answered 503.
+        """
         with self._lock:
+            self.closing = True
             jobs = list(self._jobs.values())
         for job in jobs:
+            if not job.state.finished:
+                job.stopped = True
             job.cancel_requested.set()
-        for job in jobs:
-            job.finished_event.wait(timeout=10)
+
+    def shutdown(self, timeout: float = 5.0) -> None:
+        """:meth:`close`, then wait (at most ``timeout`` seconds) for the jobs' processes to end."""
+        self.close()
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def _forget_old(self) -> None:
         now = time.monotonic()
@@ -169,24 +234,32 @@ class JobManager:
         job.state = state
         job.finished_event.set()
 
+    def _cancelled(self, job: Job) -> None:
+        self._finish(job, JobState.CANCELLED, error=STOPPING if job.stopped else None)
+
     def _watch(self, job: Job, request: Any) -> None:
         # Wait for a free slot, giving up if the job is cancelled meanwhile.
-        while not self._slots.acquire(timeout=0.1):
+        while not self._slots.acquire(timeout=0.05):
             if job.cancel_requested.is_set():
-                self._finish(job, JobState.CANCELLED)
+                self._cancelled(job)
                 return
         try:
             if job.cancel_requested.is_set():
-                self._finish(job, JobState.CANCELLED)
+                self._cancelled(job)
                 return
             self._run(job, request)
         finally:
             self._slots.release()
 
     def _run(self, job: Job, request: Any) -> None:
-        receiver, sender = self._context.Pipe(duplex=False)
+        # Duplex: the job watches its end, which closes when the server's does.
+        receiver, sender = self._context.Pipe(duplex=True)
+        if self._context.get_start_method() == "forkserver":
+            multiprocessing.forkserver.ensure_running()
         process = self._context.Process(
-            target=_run_work, args=(sender, job.kind, request), daemon=True
+            target=_run_work,
+            args=(sender, job.kind, request, _forking_pid(self._context)),
+            daemon=True,
         )
         process.start()
         sender.close()
@@ -204,7 +277,7 @@ class JobManager:
         assert job.started is not None
         while True:
             if job.cancel_requested.is_set():
-                self._finish(job, JobState.CANCELLED)
+                self._cancelled(job)
                 return
             if time.monotonic() - job.started > job.deadline_seconds:
                 self._finish(job, JobState.TIMEOUT, error="the job ran past its time limit")

@@ -107,7 +107,7 @@ def test_deal_is_the_cli_document(client, capsys):
         ({"seed": -1}, "seed: Input should be greater than or equal to 0"),
         (
             {"seed": "one"},
-            "seed: Input should be a valid integer, unable to parse string as an integer",
+            "seed: Input should be a valid integer",
         ),
         ({"mode": "shuffle"}, "mode: Input should be 'mirror' or 'independent'"),
         ({"seed": 1, "colour": "red"}, "colour: Extra inputs are not permitted"),
@@ -169,8 +169,8 @@ def test_suggest_is_the_cli_document(client, capsys):
     # One CP-SAT worker and the same time limit: the search is then deterministic
     # (the server always passes its time limit; with ties, workers race).
     args = ("--seed", "1", "--against", "greedy", "--workers", "1", "--time-limit", "60")
-    status, document, _ = cli(capsys, "suggest", *args, "--json")
-    body = {"seed": 1, "against": "greedy", "workers": 1, "time_limit": 60}
+    status, document, _ = cli(capsys, "suggest", *args, "--engine", "cpsat", "--json")
+    body = {"seed": 1, "against": "greedy", "workers": 1, "time_limit": 60, "engine": "cpsat"}
     response = client.post("/api/suggest", json=body)
     assert status == 0 and response.status_code == 200, response.text
     assert without_times(response.json()) == without_times(document)
@@ -336,20 +336,36 @@ def test_job_runs_to_its_document(client):
 
 
 def test_job_warnings_are_in_its_status_never_on_the_console(client, capfd):
-    # The server caps every job's time limit, which the frontier engine ignores:
-    # the warning reaches the client, in the request's own words, not the console.
+    # The frontier engine ignores workers: the warning reaches the client, in the
+    # request's own words, not the console.
     job = client.post("/api/jobs/suggest", json={"seed": 1, "workers": 2})
     status = wait(client, job.json()["id"])
     assert status["state"] == "done"
-    assert status["warnings"] == [
-        "the frontier engine is exhaustive and ignores time_limit, workers"
-    ]
+    assert status["warnings"] == ["the frontier engine is exhaustive and ignores workers"]
     assert "warning" not in capfd.readouterr().err
     plain = wait(
         client,
         client.post("/api/jobs/grade", json={"seed": 1, "arrangement": SEED1_LAYOUT}).json()["id"],
     )
     assert plain["warnings"] == []
+
+
+def test_a_time_limit_the_frontier_cannot_keep_is_400_not_504(client):
+    # The frontier engine (suggest's default for one answer) cannot stop early: a
+    # time limit for it is refused at once, never a job killed at that limit.
+    for body in (
+        {"seed": 1, "time_limit": 0.001},
+        {"seed": 1, "engine": "frontier", "time_limit": 5},
+    ):
+        response = client.post("/api/suggest", json=body)
+        assert response.status_code == 400
+        assert response.json() == {
+            "detail": "time_limit is not kept by the frontier engine (it is exhaustive)",
+            "argument": "time_limit",
+        }
+    # Without one its job takes the server's limit, not a capped time limit.
+    done = client.post("/api/suggest", json={"seed": 1, "engine": "frontier"})
+    assert done.status_code == 200 and done.json()["engine"] == "frontier"
 
 
 def test_job_errors_are_reported_with_the_library_message(client):
@@ -371,15 +387,17 @@ def test_queued_job_is_cancelled_before_it_starts():
         assert one_slot.get(f"/api/jobs/{first['id']}").json()["state"] == "cancelled"
 
 
-def test_too_many_unfinished_jobs_is_503(monkeypatch):
+def test_too_many_unfinished_jobs_is_429_with_retry_after(monkeypatch):
     from solver.web import jobs
 
     monkeypatch.setattr(jobs, "MAX_PENDING", 1)
     with TestClient(create_app(max_running=1, time_limit=60)) as one_slot:
         first = one_slot.post("/api/jobs/equilibrium", json={"seed": 5, "payoff": "win"}).json()
-        refused = one_slot.post("/api/jobs/equilibrium", json={"seed": 6})
-        assert refused.status_code == 503
-        assert refused.json()["detail"] == "the server has 1 unfinished jobs; try again later"
+        for path in ("/api/jobs/equilibrium", "/api/equilibrium"):
+            refused = one_slot.post(path, json={"seed": 6})
+            assert refused.status_code == 429
+            assert refused.headers["retry-after"] == str(jobs.RETRY_AFTER_SECONDS)
+            assert refused.json()["detail"] == "the server has 1 unfinished jobs; try again later"
         one_slot.delete(f"/api/jobs/{first['id']}")
 
 
