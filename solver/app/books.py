@@ -68,11 +68,11 @@ def build_book(
         scheduler=request.scheduler,
         on_progress=on_progress,
     )
-    return answer_of(lambda lang: build_report(summary, path))
+    return answer_of(lambda lang: build_report(summary, path), kind="book-build")
 
 
 def book_stats(request: BookStatsRequest) -> Answer:
     """The book's coverage, solve times and equilibria ex ante (the book is not created)."""
     with Book(request.path, create=False) as book:
         games, path = stats_of(book), book.path
-    return answer_of(lambda lang: stats_report(games, path))
+    return answer_of(lambda lang: stats_report(games, path), kind="book-stats")

@@ -149,6 +149,7 @@ def suggest(request: SuggestRequest) -> Answer:
                 suggest_report([played], context, lang), source.path, from_book
             ),
             notices,
+            kind="suggest",
         )
     engine, notices = _engine(request, against)
     opponent, description = opponent_model(against, holdings.theirs, request.known, rules)
@@ -171,7 +172,7 @@ def suggest(request: SuggestRequest) -> Answer:
             **common,
         )
     context = _context(holdings, rules, description)
-    return answer_of(lambda lang: suggest_report(results, context, lang), notices)
+    return answer_of(lambda lang: suggest_report(results, context, lang), notices, kind="suggest")
 
 
 def equilibrium(
@@ -198,5 +199,6 @@ def equilibrium(
             equilibrium_report(result, context, lang, limit=request.show, from_book=from_book),
             source.path,
             from_book,
-        )
+        ),
+        kind="equilibrium",
     )
