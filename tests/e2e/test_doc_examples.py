@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import doctest
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from tests.support import REPO
 from tests.support.examples import Example, blocks, masked, matches
 
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("**/*.md"))]
+PYTHON_BLOCK = re.compile(r"^```(?:pycon|python)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 PAGE_IDS = [p.relative_to(REPO).as_posix() for p in PAGES]
 
 
@@ -52,8 +54,11 @@ def test_console_examples_print_what_the_page_shows(page: Path, tmp_path: Path):
             actual = run(example, tmp_path)
             if not matches(masked(example.expected), masked(actual)):
                 shown = "\n".join(actual)
-                differences.append(f"{example.name}\n--- the page shows\n" + "\n".join(
-                    example.expected) + f"\n--- it prints\n{shown}")
+                differences.append(
+                    f"{example.name}\n--- the page shows\n"
+                    + "\n".join(example.expected)
+                    + f"\n--- it prints\n{shown}"
+                )
     assert not differences, "\n\n".join(differences)
 
 
@@ -73,12 +78,14 @@ def test_the_masks_hide_only_the_named_fields():
     table = ["player     seconds/deal  exploitability", "greedy     0.013         10.17"]
     assert masked(table) == masked([table[0], "greedy     0.020         10.17"])
     assert masked(table) != masked([table[0], "greedy     0.013         10.18"])
-    assert masked(["book: from /home/you/.cache/quintet-solver/book.sqlite"]) == ["book: from <book>"]
+    assert masked(["book: from /home/you/.cache/quintet-solver/book.sqlite"]) == [
+        "book: from <book>"
+    ]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
 def test_python_examples_are_doctests(page: Path):
-    text = page.read_text(encoding="utf-8")
+    text = "\n\n".join(PYTHON_BLOCK.findall(page.read_text(encoding="utf-8")))
     test = doctest.DocTestParser().get_doctest(text, {}, page.name, str(page), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)

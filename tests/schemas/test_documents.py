@@ -154,4 +154,4 @@ def test_the_python_side_uses_the_same_names():
     from solver.models import mixture
     from solver.play import training
 
-    assert mixture.FORMAT == FORMATS["mixture"] and training.FORMAT == FORMATS["train"]
+    assert FORMATS["mixture"] == mixture.FORMAT and FORMATS["train"] == training.FORMAT
