@@ -190,4 +190,5 @@ def analyze(
             results, bad, name, request.top, interrupted, len(deals), lang
         ),
         tuple(warnings),
+        kind="analysis",
     )

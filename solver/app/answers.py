@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.app.report import Output
+from solver.schemas import versioned
 from solver.util.language import Lang
 
 __all__ = ["Answer", "Notice", "answer_of"]
@@ -44,10 +45,22 @@ class Answer:
         return self.render(lang)
 
 
-def answer_of(report: Callable[[Lang | str], Output], warnings: tuple[Notice, ...] = ()) -> Answer:
+def answer_of(
+    report: Callable[[Lang | str], Output], warnings: tuple[Notice, ...] = (), *, kind: str
+) -> Answer:
     """The answer of a report function of the language: its English payload, its text per language.
 
-    >>> answer_of(lambda lang: Output(f"text in {lang}", {"x": 1})).text("ru")
-    'text in ru'
+    The document is stamped with its format, ``"format": "quintet-KIND/N"``
+    (:data:`solver.schemas.FORMATS`): the one place every use case's document
+    gets it.
+
+    >>> answer = answer_of(lambda lang: Output(f"text in {lang}", {"x": 1}), kind="deal")
+    >>> answer.text("ru"), answer.document
+    ('text in ru', {'format': 'quintet-deal/1', 'x': 1})
+    >>> answer_of(lambda lang: Output("", {}), kind="nothing")
+    Traceback (most recent call last):
+        ...
+    KeyError: 'nothing'
     """
-    return Answer(report(Lang.EN).payload, lambda lang: report(lang).text, warnings)
+    document = versioned(kind, report(Lang.EN).payload)
+    return Answer(document, lambda lang: report(lang).text, warnings)

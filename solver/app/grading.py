@@ -65,7 +65,7 @@ def grade_arrangement(request: GradeRequest) -> Answer:
     arrangement = Arrangement.parse(request.arrangement, n_packets=rules.n_packets)
     source = source_of(request.book, time_limit=request.time_limit)
     result, report = _graded(arrangement, request.holdings, rules, request.payoff, source)
-    return answer_of(with_source(source, result, report), book_notices(source))
+    return answer_of(with_source(source, result, report), book_notices(source), kind="grade")
 
 
 def house(request: GradeRequest) -> Answer:
@@ -86,7 +86,7 @@ def house(request: GradeRequest) -> Answer:
             f"house rule: {words}\n{graded.text}", {"house_rule": words, **graded.payload}
         )
 
-    return answer_of(with_source(source, result, ruled), book_notices(source))
+    return answer_of(with_source(source, result, ruled), book_notices(source), kind="house")
 
 
 def play(request: PlayRequest) -> Answer:
@@ -115,4 +115,4 @@ def play(request: PlayRequest) -> Answer:
         }
         return Output(scored.text, payload)
 
-    return answer_of(report, book_notices(source))
+    return answer_of(report, book_notices(source), kind="play")

@@ -7,8 +7,8 @@ with ``--json``.  JSON always uses ASCII card codes (``As Th 7c``).
 >>> out = hand_report((31, 27, 23, 19, 15), Rules(), "en")
 >>> out.text
 'A♠ K♠ Q♠ J♠ 10♠: straight flush (strength 839 of 839)'
->>> out.payload["category"], out.payload["cards"][:2]
-('straight_flush', ['As', 'Ks'])
+>>> out.payload["format"], out.payload["category"], out.payload["cards"][:2]
+('quintet-eval/1', 'straight_flush', ['As', 'Ks'])
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from solver.game.deal import Deal
 from solver.game.evaluator import category, hand_table, strength
 from solver.game.payloads import arrangement_payload, cards_payload, rules_payload
 from solver.game.rules import Category, Rules
+from solver.schemas import versioned
 from solver.util.language import Lang
 
 __all__ = [
@@ -93,7 +94,7 @@ def hand_report(cards: Sequence[int], rules: Rules, lang: Lang | str) -> Output:
         "max_strength": top,
         "rules": rules_payload(rules),
     }
-    return Output(text, payload)
+    return Output(text, versioned("eval", payload))
 
 
 def deal_report(deal: Deal, lang: Lang | str) -> Output:
@@ -118,7 +119,7 @@ def deal_report(deal: Deal, lang: Lang | str) -> Output:
         "holdings": [cards_payload(display_order(h)) for h in deal.holdings],
         "rules": rules_payload(deal.rules),
     }
-    return Output("\n".join(lines), payload)
+    return Output("\n".join(lines), versioned("deal", payload))
 
 
 def table_lines(rows: list[list[str]]) -> list[str]:
@@ -181,4 +182,4 @@ def score_report(
         "result": result.result.value,
         "rules": rules_payload(rules),
     }
-    return Output("\n".join(lines), payload)
+    return Output("\n".join(lines), versioned("score", payload))

@@ -32,6 +32,7 @@ from solver.app.report_grade import verdict_text
 from solver.game.cards import format_cards
 from solver.game.payloads import arrangement_payload, cards_payload, rules_payload
 from solver.game.rules import Category
+from solver.schemas import FORMATS
 from solver.util.language import Lang, Phrase
 
 __all__ = ["CSV_HEADER", "DealResult", "analysis_report", "csv_row", "share"]
@@ -251,7 +252,7 @@ def _document(
     total = summary["total_loss"]
     worst = sorted(results, key=lambda r: (-r.loss, r.deal.line))[:top]
     return {
-        "format": "quintet-analysis/1",
+        "format": FORMATS["analysis"],
         "history": name,
         "deals_read": n,
         "interrupted": cut,

@@ -154,6 +154,7 @@ def suggest(request: SuggestRequest) -> Answer:
                 suggest_report([played], context, lang), source.path, from_book, source.stores
             ),
             notices + book_notices(source),
+            kind="suggest",
         )
     engine, notices = _engine(request, against)
     opponent, description = opponent_model(against, holdings.theirs, request.known, rules)
@@ -176,7 +177,7 @@ def suggest(request: SuggestRequest) -> Answer:
             **common,
         )
     context = _context(holdings, rules, description)
-    return answer_of(lambda lang: suggest_report(results, context, lang), notices)
+    return answer_of(lambda lang: suggest_report(results, context, lang), notices, kind="suggest")
 
 
 def equilibrium(
@@ -206,4 +207,5 @@ def equilibrium(
             source.stores,
         ),
         book_notices(source),
+        kind="equilibrium",
     )

@@ -47,10 +47,11 @@ from solver.game.deal import deal, deal_seed
 from solver.game.evaluator import category, strength
 from solver.game.payloads import rules_payload
 from solver.game.rules import DEFAULT_RULES, Category, DiscardMode, Rules
+from solver.schemas import FORMATS
 
 __all__ = ["FORMAT", "Sample", "StudyRequest", "study", "weighted_interval"]
 
-FORMAT = "quintet-report/1"
+FORMAT = FORMATS["report"]
 TOP_BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.95, 1.0000001)
 
 
@@ -251,4 +252,4 @@ def study(request: StudyRequest) -> Answer:
 
         written = write_plots(document, Path(request.plot))
     document["plots"] = written
-    return answer_of(lambda lang: Output(study_text(document, lang), document))
+    return answer_of(lambda lang: Output(study_text(document, lang), document), kind="report")

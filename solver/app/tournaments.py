@@ -38,6 +38,7 @@ from solver.play.tournament import (
     run,
     used_jobs,
 )
+from solver.schemas import versioned
 from solver.util.files import atomic_output, check_output_path
 
 __all__ = ["TournamentRequest", "TournamentRun"]
@@ -115,7 +116,7 @@ class TournamentRun:
         if len(done) == config.deals:
             text = f"all {config.deals} deals are already in {request.csv}: nothing to play"
             document = {"deals": config.deals, "resumed_deals": len(done), "csv": request.csv}
-            return Answer(document, lambda lang: text, self.warnings)
+            return Answer(versioned("tournament", document), lambda lang: text, self.warnings)
         sheets: list[GamesCsv] = []  # an interrupt before any new deal keeps the old file
         sink: AbstractContextManager[IO[str] | None] = (
             atomic_output(request.csv, keep_on_interrupt=lambda: sheets[0].deals > len(done))
@@ -152,4 +153,4 @@ class TournamentRun:
             )
             return Output(f"{output.text}\n{note}", {**output.payload, "resumed_deals": len(done)})
 
-        return answer_of(report, self.warnings)
+        return answer_of(report, self.warnings, kind="tournament")

@@ -45,12 +45,13 @@ from solver.game.cards import parse_cards
 from solver.game.payloads import arrangement_payload, cards_payload
 from solver.game.rules import Rules
 from solver.models.opponents import Opponent, OpponentKind, check_probabilities
+from solver.schemas import FORMATS
 from solver.util.files import atomic_write_text, read_text_limited
 from solver.util.json_text import strict_json
 
 __all__ = ["FORMAT", "MAX_MIXTURE_BYTES", "Mixture", "read_mixture", "write_mixture"]
 
-FORMAT = "quintet-mixture/1"
+FORMAT = FORMATS["mixture"]
 
 # A mixture file larger than this is refused before it is parsed (an exact
 # equilibrium's support is a few hundred arrangements: tens of kilobytes).

@@ -40,11 +40,12 @@ from solver.game.payloads import rules_payload
 from solver.game.rules import Rules
 from solver.play.interactive import Table, lay_out
 from solver.play.phrases import TEXT, VERDICTS
+from solver.schemas import FORMATS
 from solver.util.language import Lang
 
 __all__ = ["FORMAT", "Series", "Tally", "read_history", "train"]
 
-FORMAT = "quintet-train/1"
+FORMAT = FORMATS["train"]
 
 
 @dataclass(frozen=True)

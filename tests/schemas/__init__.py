@@ -1,0 +1,1 @@
+"""Tests of solver.schemas: every emitted JSON document against its schema."""
