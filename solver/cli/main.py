@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
         commands_grade,
         commands_house,
         commands_solve,
+        commands_verify,
     )
 
     parser = Parser(
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         + commands_games.COMMANDS
         + commands_book.COMMANDS
         + commands_house.COMMANDS
+        + commands_verify.COMMANDS
     )
     for spec in specs + plugin_commands():
         command = add_command_parser(sub, spec.name, spec.help, rules=spec.rules)
@@ -128,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not streams.output_failure(error):
             raise
         return _output_failed(error)
-    return 0
+    return int(getattr(output, "status", 0))  # verify: 1 when a check failed
 
 
 def _output_failed(error: OSError) -> int:
