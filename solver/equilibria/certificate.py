@@ -178,6 +178,26 @@ def _strategy_payload(mixture: Mixture, numerators: list[int]) -> list[dict[str,
     ]
 
 
+def _holdings(
+    result: EquilibriumResult, first: Iterable[int], second: Iterable[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Both holdings, checked to be the ones the result's strategies use."""
+    rules = result.rules
+    holdings = (
+        check_holding(first, rules, who="first"),
+        check_holding(second, rules, who="second"),
+    )
+    for name, holding, mixture in zip(
+        ("first", "second"), holdings, (result.row, result.column), strict=True
+    ):
+        if tuple(sorted(mixture.arrangements[0].cards)) != holding:
+            player = "1's" if name == "first" else "2's"
+            raise SolverError(
+                f"{name}: the holding is not the equilibrium's player {player}", argument=name
+            )
+    return holdings
+
+
 def certificate(
     result: EquilibriumResult, first: Iterable[int], second: Iterable[int]
 ) -> dict[str, Any]:
@@ -202,18 +222,7 @@ def certificate(
         When a holding is not the one the result's strategies use.
     """
     rules, payoff = result.rules, result.payoff
-    holdings = (
-        check_holding(first, rules, who="first"),
-        check_holding(second, rules, who="second"),
-    )
-    for name, holding, mixture in zip(
-        ("first", "second"), holdings, (result.row, result.column), strict=True
-    ):
-        if tuple(sorted(mixture.arrangements[0].cards)) != holding:
-            player = "1's" if name == "first" else "2's"
-            raise SolverError(
-                f"{name}: the holding is not the equilibrium's player {player}", argument=name
-            )
+    holdings = _holdings(result, first, second)
     rows = exact_probabilities(result.row.probabilities)
     columns = exact_probabilities(result.column.probabilities)
     row_strengths = _strengths(result.row.arrangements, rules)

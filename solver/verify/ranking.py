@@ -56,7 +56,7 @@ def packet_key(
 ) -> tuple[int, ...]:
     """The comparison key of a five-card packet under the rule options.
 
-    >>> packet_key([28, 0, 4, 8, 12], ace_low_straight=True)  # A 7 8 9 10, the lowest straight
+    >>> packet_key([28, 1, 4, 8, 12], ace_low_straight=True)  # A 7 8 9 10, the lowest straight
     (4, 3)
     """
     cards = list(cards)
