@@ -25,6 +25,7 @@ __all__ = [
     "FileError",
     "ListenError",
     "MixtureError",
+    "NotACertificateError",
     "QuintetError",
     "RulesError",
     "ServerStoppingError",
@@ -32,6 +33,7 @@ __all__ = [
     "SolverError",
     "TooManyJobsError",
     "UsageError",
+    "VerificationError",
 ]
 
 
@@ -117,3 +119,14 @@ class ListenError(QuintetError):
 
 class UsageError(Exception):
     """Bad command-line usage; printed as one line, exit status 2."""
+
+
+class NotACertificateError(QuintetError):
+    """A document given to :mod:`solver.verify` is not a certificate at all (exit status 2)."""
+
+
+class VerificationError(Exception):
+    """A certificate's check failed (exit status 1): the message names the field and what is wrong.
+
+    Not an input error: the certificate is well formed, and what it claims is false.
+    """

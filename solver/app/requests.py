@@ -158,7 +158,12 @@ class SuggestRequest:
 
 @dataclass(frozen=True)
 class EquilibriumRequest:
-    """An exact equilibrium of the deal (``show``: how many arrangements the report lists)."""
+    """An exact equilibrium of the deal (``show``: how many arrangements the report lists).
+
+    ``certificate`` is a path to write the certificate document to
+    (:mod:`solver.equilibria.certificate`); ``with_certificate`` puts it in
+    the answer's document too, under ``"certificate"``.
+    """
 
     holdings: Holdings
     rules: Rules
@@ -168,6 +173,8 @@ class EquilibriumRequest:
     show: int = 10
     out: str | None = None
     book: BookChoice = DEFAULT_BOOK
+    certificate: str | None = None
+    with_certificate: bool = False
 
 
 @dataclass(frozen=True)

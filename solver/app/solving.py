@@ -27,10 +27,12 @@ from typing import Any
 import numpy as np
 
 from solver.app.answers import Answer, Notice, answer_of
+from solver.app.report import Output
 from solver.app.report_book import source_report
 from solver.app.report_solve import SuggestContext, equilibrium_report, suggest_report
 from solver.app.requests import BookChoice, EquilibriumRequest, Holdings, SuggestRequest
 from solver.book.source import EquilibriumSource
+from solver.equilibria.certificate import certificate
 from solver.equilibria.equilibrium import EquilibriumResult, IterationRecord
 from solver.errors import SolverError
 from solver.game.rules import Rules
@@ -40,7 +42,9 @@ from solver.play.players import equilibrium_mixture, equilibrium_response
 from solver.play.registry import opponent_model
 from solver.response.best_response import DEFAULT_SAMPLES, top_responses
 from solver.response.frontier_response import frontier_best_response
-from solver.util.files import check_output_path
+from solver.util.files import atomic_write_text, check_output_path
+from solver.util.json_text import to_json
+from solver.util.language import Lang
 
 __all__ = ["book_notices", "equilibrium", "source_of", "suggest"]
 
@@ -186,11 +190,14 @@ def equilibrium(
     """An exact equilibrium of the deal, with its certificate (``on_record``: each iteration).
 
     With ``request.out`` the row player's strategy is written as a mixture
-    file (the path is checked before the solve).
+    file, with ``request.certificate`` the certificate
+    (:func:`solver.equilibria.certificate.certificate`); both paths are
+    checked before the solve.
     """
     holdings, rules = request.holdings, request.rules
-    if request.out is not None:
-        check_output_path(request.out)  # before the solve, not after it
+    for path in (request.out, request.certificate):
+        if path is not None:
+            check_output_path(path)  # before the solve, not after it
     source = source_of(request.book, tolerance=request.tolerance, time_limit=request.time_limit)
     result: EquilibriumResult = source(
         holdings.mine, holdings.theirs, rules, request.payoff, on_record=on_record
@@ -198,14 +205,22 @@ def equilibrium(
     from_book = bool(source.from_book(holdings.mine, holdings.theirs, rules, request.payoff))
     if request.out:
         write_mixture(equilibrium_mixture(result, holdings.theirs), request.out)
+    document = None
+    if request.certificate is not None or request.with_certificate:
+        document = certificate(result, holdings.mine, holdings.theirs)
+        if request.certificate is not None:
+            atomic_write_text(request.certificate, to_json(document) + "\n")
     context = _context(holdings, rules, "equilibrium")
-    return answer_of(
-        lambda lang: source_report(
+
+    def report(lang: Lang | str) -> Output:
+        output = source_report(
             equilibrium_report(result, context, lang, limit=request.show, from_book=from_book),
             source.path,
             from_book,
             source.stores,
-        ),
-        book_notices(source),
-        kind="equilibrium",
-    )
+        )
+        if request.with_certificate:
+            output.payload["certificate"] = document
+        return output
+
+    return answer_of(report, book_notices(source), kind="equilibrium")

@@ -161,6 +161,13 @@ def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
         help="write your strategy as a mixture file (for quintet suggest --against FILE.json)",
     )
     parser.add_argument(
+        "--certificate",
+        metavar="FILE.json",
+        default=None,
+        help="write the certificate: both strategies as exact fractions, best responses, "
+        "value and bounds, for quintet verify FILE.json",
+    )
+    parser.add_argument(
         "--show",
         type=bounded_int(1, MAX_SHOW),
         default=10,
@@ -189,6 +196,7 @@ def _equilibrium(args: argparse.Namespace) -> Output:
         show=args.show,
         out=args.out,
         book=book_choice(args),
+        certificate=args.certificate,
     )
     show_progress = sys.stderr.isatty() and not args.json
     shown_records: list[IterationRecord] = []  # progress lines printed (none for a book lookup)
@@ -235,6 +243,7 @@ COMMANDS: list[Command] = [
             "time_limit": "--time-limit",
             "payoff": "--payoff",
             "book": "--book",
+            "certificate": "--certificate",
         },
     ),
 ]

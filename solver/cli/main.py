@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         commands_grade,
         commands_house,
         commands_solve,
+        commands_verify,
     )
 
     parser = Parser(
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         + commands_book.COMMANDS
         + commands_house.COMMANDS
         + commands_analyze.COMMANDS
+        + commands_verify.COMMANDS
     )
     for spec in specs + plugin_commands():
         command = add_command_parser(sub, spec.name, spec.help, rules=spec.rules)
@@ -130,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not streams.output_failure(error):
             raise
         return _output_failed(error)
-    return 0
+    return int(getattr(output, "status", 0))  # verify: 1 when a check failed
 
 
 def _output_failed(error: OSError) -> int:

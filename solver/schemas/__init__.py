@@ -43,6 +43,7 @@ FORMATS: dict[str, str] = {
     "book-check": "quintet-book-check/1",
     "analysis": "quintet-analysis/1",
     "report": "quintet-report/1",
+    "certificate": "quintet-certificate/1",
     "mixture": "quintet-mixture/1",
     "train": "quintet-train/1",
 }

@@ -156,6 +156,11 @@ class EquilibriumIn(HoldingsIn):
     payoff: Literal[tuple(p.value for p in Payoff)] = "margin"  # type: ignore[valid-type]
     tolerance: Annotated[float, Field(ge=0, allow_inf_nan=False)] = DEFAULT_TOLERANCE
     time_limit: Seconds | None = None
+    certificate: bool = Field(
+        False,
+        description="also answer the certificate (quintet-certificate/1) under 'certificate': "
+        "exact fractions anyone can check with quintet verify",
+    )
 
     def request(self) -> EquilibriumRequest:
         """The equilibrium request."""
@@ -165,6 +170,7 @@ class EquilibriumIn(HoldingsIn):
             payoff=self.payoff,
             tolerance=self.tolerance,
             time_limit=self.time_limit,
+            with_certificate=self.certificate,
         )
 
 

@@ -179,3 +179,18 @@ def test_the_analysis_report_and_book_check_documents(tmp_path):
         report = study(StudyRequest(rules=rules, book=BookChoice(str(path)))).document
         valid(report, FORMATS["report"])
         valid(check_book(BookCheckRequest(str(path))).document, FORMATS["book-check"])
+
+
+def test_the_certificate_in_a_file_and_in_the_web_answer(tmp_path):
+    """The certificate ``--certificate`` writes and the web's ``certificate: true`` answer."""
+    path = tmp_path / "certificate.json"
+    done = quintet("equilibrium", "--seed", "1", "--no-book", "--certificate", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    valid(json.loads(path.read_text()), FORMATS["certificate"])
+    from solver.web.app import create_app
+
+    with TestClient(create_app(time_limit=60)) as client:
+        body = {"seed": 1, "certificate": True}
+        answer = client.post("/api/equilibrium", json=body).json()
+    valid(answer, FORMATS["equilibrium"])
+    valid(answer["certificate"], FORMATS["certificate"])

@@ -1,0 +1,16 @@
+"""``quintet verify``: checking a certificate without trusting the solver.
+
+This package shares no code with the solver: it imports only the standard
+library, numpy and scipy (an import-linter contract in ``pyproject.toml``
+keeps it so).  It ranks hands by its own short sort-based rule written from
+``docs/rules.md`` (:mod:`solver.verify.ranking`), computes in exact rational
+arithmetic (:mod:`fractions`) and checks the best-response bounds by methods
+the solver does not use (:mod:`solver.verify.bounds`: a MILP solved by HiGHS
+through scipy for the margin payoff, enumeration of every arrangement for
+the win payoff of reduced games).  The checks and their order are in
+:mod:`solver.verify.checks`.
+"""
+
+from solver.verify.checks import Report, verify_document
+
+__all__ = ["Report", "verify_document"]
