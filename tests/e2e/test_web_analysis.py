@@ -107,6 +107,15 @@ def _fits(driver) -> None:
     assert not small, small
 
 
+def _shot(driver, name: str, size: str) -> None:
+    """A screenshot of the whole page (the window made as tall as the page, then restored)."""
+    width, height = SIZES[size]
+    tall = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, max(height, min(int(tall) + 140, 6000)))
+    shot(driver, name)
+    driver.set_window_size(width, height)
+
+
 def _rows(driver) -> list[dict[str, str]]:
     return [
         {k: r.get_attribute(f"data-{k}") for k in ("line", "loss", "verdict")}
@@ -123,13 +132,16 @@ def _upload(driver, path: Path) -> None:
     )
 
 
-def _english_words() -> set[str]:
+def _english_words(driver) -> set[str]:
     """Words of the pages' English phrases that their Russian phrases do not use."""
-    text = (STATIC / "analysis-i18n.js").read_text(encoding="utf-8")
-    english, russian = text.split("\n  ru: {", 1)
-    words = lambda part: set(re.findall(r"[A-Za-z]{3,}", part.split(":", 1)[-1]))  # noqa: E731
-    values = lambda part: " ".join(re.findall(r'"([^"]*)"', part))  # noqa: E731
-    return words(values(english)) - words(values(russian))
+    tables = driver.execute_script(
+        """
+        const flat = (o) => Object.values(o).flatMap((v) => typeof v === "object" ? flat(v) : [v]);
+        return [flat(ANALYSIS_I18N.en).join(" "), flat(ANALYSIS_I18N.ru).join(" ")];
+        """
+    )
+    english, russian = (set(re.findall(r"[A-Za-z]{3,}", s.replace("\u00ad", ""))) for s in tables)
+    return english - russian
 
 
 def _russian_page_has_no_english(driver) -> None:
@@ -147,7 +159,8 @@ def _russian_page_has_no_english(driver) -> None:
         return out.join(" ") + " " + document.title;
         """
     )
-    found = set(re.findall(r"[A-Za-z]{3,}", shown)) & _english_words()
+    found = set(re.findall(r"[A-Za-z]{3,}", shown.replace("\u00ad", ""))) & _english_words(driver)
+    assert len(_english_words(driver)) > 100
     assert not found, found
 
 
@@ -171,7 +184,7 @@ def test_analyze_upload_sort_filter_and_open_a_deal(server, browser, home, size)
     assert [r["line"] for r in rows] == [str(r["line"]) for r in document["worst"]]
     losses = [float(r["loss"]) for r in rows]
     assert losses == sorted(losses, reverse=True)
-    shot(driver, f"20-analyze-{size}")
+    _shot(driver, f"20-analyze-{size}", size)
     _fits(driver)
 
     # Sort by line (a header on the desktop, the select on a phone), both ways.
@@ -200,7 +213,7 @@ def test_analyze_upload_sort_filter_and_open_a_deal(server, browser, home, size)
     assert sorted(kept) == sorted(str(r["line"]) for r in expected) and len(kept) < 4
     assert driver.find_element("id", "showing").get_attribute("data-shown") == str(len(kept))
     driver.execute_script("document.getElementById('deals').scrollIntoView()")
-    shot(driver, f"21-analyze-filtered-{size}")
+    _shot(driver, f"21-analyze-filtered-{size}", size)
     _fits(driver)
 
     # Open the worst deal on the main page's table.
@@ -231,12 +244,12 @@ def test_analyze_in_russian_and_the_session_history(server, browser, home):  # n
     assert driver.find_element("id", "deals-graded").get_attribute("data-deals") == "2"
     assert driver.find_element("tag name", "h1").text == "Анализ истории игры"
     _russian_page_has_no_english(driver)
-    shot(driver, "22-analyze-russian-phone")
+    _shot(driver, "22-analyze-russian-phone", "phone")
     _fits(driver)
     _open(driver, server + "/analyze.html?lang=ru", "desktop")
     _upload(driver, home["history"])
     _russian_page_has_no_english(driver)
-    shot(driver, "23-analyze-russian-desktop")
+    _shot(driver, "23-analyze-russian-desktop", "desktop")
     driver.find_element("id", "lang-en").click()
     assert driver.find_element("tag name", "h1").text == "Analyze a history of play"
     assert "lang=en" in css(driver, "a.deal-link")[0].get_attribute("href")
@@ -269,7 +282,7 @@ def test_study_charts_with_legends_and_filters(server, browser, home, size):  # 
     assert [float(w.get_attribute("data-low")) for w in whiskers] == pytest.approx(
         [p["concede"]["interval"][0] for p in expected["positions"]]
     )
-    shot(driver, f"30-study-{size}")
+    _shot(driver, f"30-study-{size}", size)
     _fits(driver)
 
     # The filter: kept in the URL, the same deals as the report's; refused clearly.
@@ -306,7 +319,7 @@ def test_study_in_russian(server, browser, home):  # noqa: F811
         _charts_shown(driver)
         assert driver.find_element("tag name", "h1").text == "Изучение решений"
         _russian_page_has_no_english(driver)
-        shot(driver, f"31-study-russian-{size}")
+        _shot(driver, f"31-study-russian-{size}", size)
         _fits(driver)
     assert not script_errors(driver)
 

@@ -1,5 +1,6 @@
 // Every string of the Analyze and Study pages, in English and Russian (the combinations
-// and verdicts come from i18n.js, shared with the main page).
+// and verdicts come from i18n.js, shared with the main page).  \u00ad: soft hyphens, where
+// a narrow table's header may break a long word.
 "use strict";
 window.ANALYSIS_I18N = {
   en: {
@@ -31,7 +32,7 @@ window.ANALYSIS_I18N = {
     reset: "Show all", sort_by: "Sort by", order: "Order", descending: "highest first", ascending: "lowest first",
     showing: "{shown} of {n} deals shown",
     col_line: "Line", col_seed: "Seed", col_loss: "Loss", col_verdict: "Verdict",
-    col_change: "Best single change", col_recovers: "Recovers", col_deal: "Deal",
+    col_change: "Best single change", col_recovers: "Recov\u00aders", col_deal: "Deal",
     sort_column: "sort by {c}",
     open: "Open on the table", open_line: "Open the deal of line {n} on the table",
     no_link: "no link (not a seeded deal of the standard rules)",
@@ -39,8 +40,8 @@ window.ANALYSIS_I18N = {
     leaks: "Leaks",
     leaks_note: "Each table splits the total loss of {total} points; a negative loss is points won back against equilibrium play.",
     leaks_positions: "By position", leaks_combinations: "By combination laid", leaks_changes: "By the change that would have helped",
-    col_position: "Position", col_share: "Share of the loss", col_concede: "You concede", col_eq_concede: "Equilibrium concedes",
-    col_combination: "Combination", col_laid: "You laid", col_eq_laid: "Equilibrium lays",
+    col_position: "Posi\u00adtion", col_share: "Share of the loss", col_concede: "You con\u00adcede", col_eq_concede: "Equi\u00adlib\u00adrium con\u00adcedes",
+    col_combination: "Com\u00adbi\u00adna\u00adtion", col_laid: "You laid", col_eq_laid: "Equi\u00adlib\u00adrium lays",
     col_kind: "Change", col_deals: "Deals",
     study_title: "Study the solutions",
     study_intro: "Aggregate reports over the solution book: each stored deal stands for its orbit under the suits' relabellings and is weighted by its size.",
@@ -94,7 +95,7 @@ window.ANALYSIS_I18N = {
     reset: "Показать все", sort_by: "Сортировать по", order: "Порядок", descending: "сначала большие", ascending: "сначала малые",
     showing: "показано {shown} из {n}",
     col_line: "Строка", col_seed: "Зерно", col_loss: "Потеря", col_verdict: "Оценка",
-    col_change: "Лучшее изменение", col_recovers: "Возвращает", col_deal: "Сдача",
+    col_change: "Лучшее изменение", col_recovers: "Возвра\u00adщает", col_deal: "Сдача",
     sort_column: "сортировать: {c}",
     open: "Открыть на столе", open_line: "Открыть сдачу строки {n} на столе",
     no_link: "ссылки нет (сдача не по зерну или правила не стандартные)",
@@ -102,8 +103,8 @@ window.ANALYSIS_I18N = {
     leaks: "Утечки",
     leaks_note: "Каждая таблица делит всю потерю, {total} очк.; отрицательная потеря — очки, отыгранные у равновесной игры.",
     leaks_positions: "По позициям", leaks_combinations: "По выложенным комбинациям", leaks_changes: "По изменению, которое помогло бы",
-    col_position: "Позиция", col_share: "Доля потери", col_concede: "Вы уступаете", col_eq_concede: "Равновесие уступает",
-    col_combination: "Комбинация", col_laid: "Вы выложили", col_eq_laid: "Равновесие выкладывает",
+    col_position: "Пози\u00adция", col_share: "Доля поте\u00adри", col_concede: "Вы усту\u00adпаете", col_eq_concede: "Равно\u00adвесие усту\u00adпает",
+    col_combination: "Комби\u00adнация", col_laid: "Вы выло\u00adжили", col_eq_laid: "Равно\u00adвесие выкла\u00adдывает",
     col_kind: "Изменение", col_deals: "Сдачи",
     study_title: "Изучение решений",
     study_intro: "Сводные отчёты по книге решений: каждая сохранённая сдача представляет свою орбиту при перестановках мастей и весит по её размеру.",

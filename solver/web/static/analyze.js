@@ -222,7 +222,7 @@
   function leakTable(id, title, columns, rows) {
     return el("div", { class: "leak" },
       el("h3", { id: id + "-title", text: title }),
-      el("table", { id, class: "cards-on-phone", "aria-labelledby": id + "-title" },
+      el("table", { id, class: "leak-table", "aria-labelledby": id + "-title" },
         el("thead", {}, el("tr", {}, columns.map((c) => el("th", { scope: "col", text: t(c[0]) })))),
         el("tbody", {}, rows.map((row) => el("tr", { dataset: row.data },
           columns.map((c, i) => el(i === 0 ? "th" : "td", { scope: i === 0 ? "row" : null, "data-label": t(c[0]) }, c[1](row))))))));
