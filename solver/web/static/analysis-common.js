@@ -106,7 +106,13 @@
 
   // ---------- charts: inline SVG, drawn into a <figure> with an HTML legend ----------
   const svgNode = (name, attrs, text) => Cards.node(name, attrs, text);
-  const WIDTH = 600;
+  // Charts are drawn 600 units wide, 360 on a phone (so that their text stays readable).
+  const narrow = window.matchMedia("(max-width: 640px)");
+  let WIDTH = narrow.matches ? 360 : 600;
+  narrow.addEventListener("change", () => {
+    WIDTH = narrow.matches ? 360 : 600;
+    for (const listener of onLanguage) listener();
+  });
 
   function frame(height, label) {
     const svg = svgNode("svg", {
@@ -122,10 +128,12 @@
     const height = 250, left = 48, right = 12, top = 12, bottom = 44;
     const plot = { w: WIDTH - left - right, h: height - top - bottom };
     const svg = frame(height, label);
-    const yMax = Math.max(0.05, ...bars.map((b) => (intervals ? b.high : b.value))) * 1.08;
+    const top10 = Math.ceil(Math.max(...bars.map((b) => (intervals ? b.high : b.value))) * 10 - 1e-9) / 10;
+    const yMax = Math.min(1, Math.max(0.1, top10 || 0.1)); // a round top: 10%, 20%, ... 100%
     const y = (v) => top + plot.h * (1 - Math.min(v, yMax) / yMax);
-    for (let i = 0; i <= 4; i++) {
-      const v = (yMax * i) / 4;
+    const step = yMax <= 0.5 ? 0.1 : 0.2;
+    for (let i = 0; i * step <= yMax + 1e-9; i++) {
+      const v = i * step;
       svg.appendChild(svgNode("line", { x1: left, x2: WIDTH - right, y1: y(v), y2: y(v), class: "grid" }));
       svg.appendChild(svgNode("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, percent(v, 0)));
     }
@@ -145,7 +153,7 @@
         for (const v of [bar.low, bar.high]) whisker.appendChild(svgNode("line", { x1: cx - 8, x2: cx + 8, y1: y(v), y2: y(v) }));
         svg.appendChild(whisker);
       }
-      const every = Math.ceil(bars.length / 10);
+      const every = Math.ceil(bars.length / (WIDTH < 600 ? 5 : 10));
       if (i % every === 0) {
         svg.appendChild(svgNode("text", { x: x + w / 2, y: height - bottom + 18, "text-anchor": "middle", class: "tick" }, bar.label));
       }
@@ -176,8 +184,8 @@
         x += width;
       }
     });
-    for (const v of [0, 0.5, 1]) {
-      svg.appendChild(svgNode("text", { x: left + w * v, y: height - 6, "text-anchor": "middle", class: "tick" }, percent(v, 0)));
+    for (const [v, anchor] of [[0, "start"], [0.5, "middle"], [1, "end"]]) {
+      svg.appendChild(svgNode("text", { x: left + w * v, y: height - 6, "text-anchor": anchor, class: "tick" }, percent(v, 0)));
     }
     return svg;
   }
@@ -187,7 +195,7 @@
     const bars = bins.map((b) => ({ label: b.label, value: b.share }));
     const svg = barChart({ bars, label, axisLabel, intervals: false });
     if (summary) {
-      const left = 48, slot = (WIDTH - 48 - 12) / bins.length;
+      const left = 48, slot = (WIDTH - left - 12) / bins.length;
       const at = (v) => {
         let i = bins.findIndex((b) => v >= b.low && v <= b.high);
         if (i < 0) i = v < bins[0].low ? 0 : bins.length - 1;

@@ -114,7 +114,7 @@ window.ANALYSIS_I18N = {
     where_help: "Сравнения ИМЯ ОПЕРАЦИЯ ЧИСЛО, соединённые словом \"and\"; имена: straight_flushes, fours, aces, value, support, top; например straight_flushes >= 2 and aces <= 3. Пусто — все сдачи.",
     run_report: "Построить", reporting: "Читаю книгу…",
     sample: "Выборка", all_deals: "все сдачи",
-    sample_text: "Подходят {deals} классов сдач из книги (прочитано {read}); они покрывают {coverage}% всех сдач.",
+    sample_text: "Подходящих классов сдач из книги: {deals} (прочитано {read}); они покрывают {coverage}% всех сдач.",
     filter_text: "Фильтр: ", effective: "эффективная выборка: {n} сдач",
     low_coverage: "Книга покрывает лишь {coverage}% всех сдач: эти цифры описывают сохранённые сдачи, а не всю игру.",
     no_match: "Ни одна сдача книги не подходит: пополните книгу (quintet book build) или ослабьте фильтр.",

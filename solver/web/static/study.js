@@ -87,8 +87,26 @@
     return A.figure("chart-combinations", t("chart_combinations"), chart, items);
   }
 
+  // At most MAX_BINS bins: neighbours merged (the support sizes run to hundreds).
+  const MAX_BINS = 20;
+  function merged(histogram) {
+    const k = Math.ceil(histogram.length / MAX_BINS);
+    if (k <= 1) return histogram;
+    const out = [];
+    for (let i = 0; i < histogram.length; i += k) {
+      const group = histogram.slice(i, i + k);
+      out.push({ low: group[0].low, high: group[group.length - 1].high, share: group.reduce((a, b) => a + b.share, 0) });
+    }
+    return out;
+  }
+
+  const sizeLabel = (b) => {
+    const low = Math.ceil(b.low), high = Math.floor(b.high);
+    return low === high ? String(low) : `${low}–${high}`;
+  };
+
   function histogramFigure(id, block, title, label) {
-    const bins = block.histogram.map((b) => ({ ...b, label: label(b) }));
+    const bins = merged(block.histogram).map((b) => ({ ...b, label: label(b) }));
     const chart = A.histogram({ bins, label: title, axisLabel: "", summary: block });
     return A.figure(id, title, chart, [
       { kind: "bar", key: "share", text: t("legend_share") },
@@ -116,7 +134,7 @@
     const figures = [
       concedeFigure(),
       combinationsFigure(),
-      histogramFigure("chart-support", doc.support, t("chart_support"), (b) => String(Math.round((b.low + b.high) / 2))),
+      histogramFigure("chart-support", doc.support, t("chart_support"), sizeLabel),
       histogramFigure("chart-top", doc.top_probability, t("chart_top"), (b) => `${number(b.low, 2)}–${number(Math.min(1, b.high), 2)}`),
     ];
     if (doc.value) {
