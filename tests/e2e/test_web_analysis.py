@@ -240,7 +240,11 @@ def test_analyze_in_russian_and_the_session_history(server, browser, home):  # n
     lines = home["history"].read_text(encoding="utf-8").splitlines()[:2]
     driver.execute_script("localStorage.setItem('quintet.history', arguments[0])", "\n".join(lines))
     css(driver, "#use-session")[0].click()
-    until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-state") == "done", "")
+    until(
+        driver,
+        lambda d: d.find_element("tag name", "body").get_attribute("data-state") == "done",
+        "",
+    )
     assert driver.find_element("id", "deals-graded").get_attribute("data-deals") == "2"
     assert driver.find_element("tag name", "h1").text == "Анализ истории игры"
     _russian_page_has_no_english(driver)
@@ -293,8 +297,10 @@ def test_study_charts_with_legends_and_filters(server, browser, home, size):  # 
     filtered = study(StudyRequest(book=home["book"], where="aces >= 3")).document
     until(
         driver,
-        lambda d: d.find_element("id", "sample-text").get_attribute("data-deals")
-        == str(filtered["sample"]["deals"]),
+        lambda d: (
+            d.find_element("id", "sample-text").get_attribute("data-deals")
+            == str(filtered["sample"]["deals"])
+        ),
         "the filtered sample",
     )
     assert parse_qs(urlparse(driver.current_url).query)["where"] == ["aces >= 3"]
