@@ -200,6 +200,9 @@ def test_analyze_upload_sort_filter_and_open_a_deal(server, browser, home, size)
     if size == "desktop":
         header = css(driver, 'th[aria-sort="ascending"] button')[0]
         assert header.get_attribute("data-sort") == "line"
+        css(driver, 'button[data-sort="loss"]')[0].send_keys("\n")  # the keyboard: Enter
+        until(driver, lambda d: css(d, 'th[aria-sort="descending"] button[data-sort="loss"]'), "")
+        assert [r["line"] for r in _rows(driver)] == [str(r["line"]) for r in document["worst"]]
 
     # Filter: a verdict off, then a loss threshold.
     worst = document["worst"][0]
@@ -251,7 +254,23 @@ def test_analyze_in_russian_and_the_session_history(server, browser, home):  # n
     _shot(driver, "22-analyze-russian-phone", "phone")
     _fits(driver)
     _open(driver, server + "/analyze.html?lang=ru", "desktop")
-    _upload(driver, home["history"])
+    driver.execute_script(  # a file dropped on the drop zone (the events a drop makes)
+        """
+        const data = new DataTransfer();
+        data.items.add(new File([arguments[0]], "dropped.jsonl"));
+        const zone = document.getElementById("drop");
+        zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true, cancelable: true}));
+        zone.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+        """,
+        home["history"].read_text(encoding="utf-8"),
+    )
+    until(
+        driver,
+        lambda d: d.find_element("tag name", "body").get_attribute("data-state") == "done",
+        "",
+    )
+    assert driver.find_element("id", "deals-graded").get_attribute("data-deals") == "4"
+    assert "dropped.jsonl" in driver.find_element("id", "summary").text
     _russian_page_has_no_english(driver)
     _shot(driver, "23-analyze-russian-desktop", "desktop")
     driver.find_element("id", "lang-en").click()
