@@ -33,6 +33,8 @@ BENCHMARKS = [
     ("Tournament", "bench_tournament.py", "--deals 100", "--deals 4"),
     ("Grading", "bench_grade.py", "--deals 20", "--deals 3"),
     ("Solution book", "bench_book.py", "--margin 40 --win 20", "--margin 4 --win 2"),
+    ("Analysis of a history", "bench_analyze.py", "--deals 200 --repeats 3 --fresh 10",
+     "--deals 5 --repeats 2 --fresh 2"),
 ]  # fmt: skip
 
 

@@ -31,7 +31,7 @@ from solver.app.report import Output
 from solver.app.report_grade import verdict_text
 from solver.game.cards import format_cards
 from solver.game.payloads import arrangement_payload, cards_payload, rules_payload
-from solver.game.rules import Category
+from solver.game.rules import DEFAULT_RULES, Category
 from solver.schemas import FORMATS
 from solver.util.language import Lang, Phrase
 
@@ -125,10 +125,25 @@ def csv_row(result: DealResult) -> list[object]:
 
 
 def _url(d: PlayedDeal) -> str | None:
-    """The main page's link to the deal (seeded deals of the standard positions only)."""
-    if d.seed is None or d.rules.n_packets != 5:
+    """The main page's link to the deal, in the page's own URL form (``arr``: packets of
+    two-letter card codes joined by ``_``); seeded deals of the standard positions only.
+
+    >>> from solver.game.deal import deal
+    >>> from solver.models.heuristics import greedy_arrangement
+    >>> laid = greedy_arrangement(deal(1).holdings[0])
+    >>> _url(PlayedDeal(1, DEFAULT_RULES, (), (), 1, laid))[:36]
+    '/?seed=1&mode=mirror&arr=7c7h7sTsAs_'
+    >>> _url(PlayedDeal(1, DEFAULT_RULES, (), (), None, laid)) is None
+    True
+    """
+    if d.seed is None or d.rules.position_points != DEFAULT_RULES.position_points:
         return None
-    query = {"seed": d.seed, "arr": _ascii(d.arrangement), "mode": d.rules.discard_mode.value}
+    query: dict[str, object] = {"seed": d.seed, "mode": d.rules.discard_mode.value}
+    query["arr"] = "_".join("".join(cards_payload(p)) for p in d.arrangement.packets)
+    if d.rules.ace_low_straight:
+        query["ace"] = 1
+    if d.rules.flush_beats_full_house:
+        query["flush"] = 1
     return "/?" + urlencode(query)
 
 

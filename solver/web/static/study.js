@@ -1,0 +1,155 @@
+// The Study page: POST /api/report over the server's solution book (mode, payoff, the
+// "where" filter, all kept in the URL) and its charts as inline SVG, each with a legend:
+// the concession rate by position with its interval, the combinations laid there, the
+// support sizes, the top arrangement's probability and (independent mode) the game value.
+"use strict";
+(function () {
+  const A = window.Analysis;
+  const { t, el, number, percent } = A;
+  const $ = (id) => document.getElementById(id);
+  const COLORS = {
+    high_card: "#9e9e9e", pair: "#c7b299", two_pair: "#e0a96d", three_of_a_kind: "#d4763b",
+    straight: "#6a9fd4", flush: "#2e6fb0", full_house: "#5aa469", four_of_a_kind: "#2f7d4a",
+    straight_flush: "#8e3b8e",
+  };
+  const CATEGORY_KEYS = Object.keys(I18N.en.category);
+  let doc = null;
+
+  const categoryKey = (english) => CATEGORY_KEYS.find((k) => I18N.en.category[k] === english || k === english.replace(/ /g, "_")) || english;
+
+  function readParams() {
+    const params = new URLSearchParams(location.search);
+    $("mode").value = params.get("mode") === "independent" ? "independent" : "mirror";
+    $("payoff").value = params.get("payoff") === "win" ? "win" : "margin";
+    $("where").value = params.get("where") || "";
+  }
+
+  async function run() {
+    const body = { mode: $("mode").value, payoff: $("payoff").value };
+    const where = $("where").value.trim();
+    if (where) body.where = where;
+    A.writeParams({ mode: body.mode, payoff: body.payoff, where });
+    $("message").replaceChildren();
+    $("status").textContent = t("reporting");
+    $("run-report").disabled = true;
+    document.body.dataset.state = "reporting";
+    try {
+      doc = await A.post("/api/report", body);
+      doc.where = where;
+      document.body.dataset.state = "done";
+      render();
+    } catch (error) {
+      document.body.dataset.state = "failed";
+      doc = null;
+      $("report").hidden = true;
+      $("message").replaceChildren(A.serverText(error.message));
+    } finally {
+      $("status").textContent = "";
+      $("run-report").disabled = false;
+    }
+  }
+
+  function meanText(block, scale = 1, digits = 3) {
+    const [low, high] = block.interval;
+    return t("mean_interval", { m: number(scale * block.mean, digits), lo: number(scale * low, digits), hi: number(scale * high, digits) });
+  }
+
+  function sampleNote(block) {
+    return `${t("effective", { n: number(block.effective_deals, 1) })}; ${meanText(block)}`;
+  }
+
+  function concedeFigure() {
+    const bars = doc.positions.map((p) => ({
+      label: String(p.position), value: p.concede.mean, low: p.concede.interval[0], high: p.concede.interval[1],
+      title: `${t("position_n", { n: p.position })}: ${meanText(p.concede, 100, 1)} %`,
+    }));
+    const chart = A.barChart({ bars, label: t("chart_concede"), axisLabel: t("axis_position"), intervals: true });
+    const first = doc.positions[0].concede;
+    return A.figure("chart-concede", t("chart_concede"), chart, [
+      { kind: "bar", key: "rate", text: t("legend_rate") },
+      { kind: "whisker", key: "interval", text: t("legend_interval") },
+    ], t("effective", { n: number(first.effective_deals, 1) }));
+  }
+
+  function combinationsFigure() {
+    const present = new Set();
+    const rows = doc.positions.map((p) => ({
+      label: t("position_n", { n: p.position }),
+      parts: Object.entries(p.combinations).map(([english, share]) => {
+        const key = categoryKey(english);
+        present.add(key);
+        return { key, share, name: A.combination(english) };
+      }),
+    }));
+    const chart = A.stackedChart({ rows, label: t("chart_combinations"), colors: COLORS });
+    const items = CATEGORY_KEYS.filter((k) => present.has(k)).reverse()
+      .map((k) => ({ kind: "swatch", key: k, color: COLORS[k], text: I18N[A.state.lang].category[k] }));
+    return A.figure("chart-combinations", t("chart_combinations"), chart, items);
+  }
+
+  // At most MAX_BINS bins: neighbours merged (the support sizes run to hundreds).
+  const MAX_BINS = 20;
+  function merged(histogram) {
+    const k = Math.ceil(histogram.length / MAX_BINS);
+    if (k <= 1) return histogram;
+    const out = [];
+    for (let i = 0; i < histogram.length; i += k) {
+      const group = histogram.slice(i, i + k);
+      out.push({ low: group[0].low, high: group[group.length - 1].high, share: group.reduce((a, b) => a + b.share, 0) });
+    }
+    return out;
+  }
+
+  const sizeLabel = (b) => {
+    const low = Math.ceil(b.low), high = Math.floor(b.high);
+    return low === high ? String(low) : `${low}–${high}`;
+  };
+
+  function histogramFigure(id, block, title, label) {
+    const bins = merged(block.histogram).map((b) => ({ ...b, label: label(b) }));
+    const chart = A.histogram({ bins, label: title, axisLabel: "", summary: block });
+    return A.figure(id, title, chart, [
+      { kind: "bar", key: "share", text: t("legend_share") },
+      { kind: "mean", key: "mean", text: t("legend_mean") },
+    ], sampleNote(block));
+  }
+
+  function render() {
+    if (!doc) return;
+    $("report").hidden = false;
+    const s = doc.sample;
+    const coverage = s.coverage === null ? "–" : A.precise(100 * s.coverage);
+    $("sample-text").replaceChildren(
+      t("sample_text", { deals: s.deals, read: s.read, coverage }), " ",
+      t("filter_text"), doc.where ? el("code", { text: doc.where }) : t("all_deals"));
+    $("sample-text").dataset.deals = s.deals;
+    $("sample-text").dataset.coverage = s.coverage;
+    const low = s.coverage !== null && s.coverage < 0.01;
+    $("coverage-warning").hidden = !low;
+    $("coverage-warning").textContent = low ? t("low_coverage", { coverage }) : "";
+    if (!doc.positions.length) {
+      $("charts").replaceChildren(el("p", { id: "no-match", text: t("no_match") }));
+      return;
+    }
+    const figures = [
+      concedeFigure(),
+      combinationsFigure(),
+      histogramFigure("chart-support", doc.support, t("chart_support"), sizeLabel),
+      histogramFigure("chart-top", doc.top_probability, t("chart_top"), (b) => `${number(b.low, 2)}–${number(Math.min(1, b.high), 2)}`),
+    ];
+    if (doc.value) {
+      figures.push(histogramFigure("chart-value", doc.value, t("chart_value"), (b) => number((b.low + b.high) / 2, 2)));
+    }
+    $("charts").replaceChildren(...figures);
+  }
+
+  $("report-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    run();
+  });
+  readParams();
+  A.onLanguage.push(render);
+  A.translate();
+  document.body.dataset.ready = "1";
+  run();
+})();
