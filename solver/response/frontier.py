@@ -110,7 +110,7 @@ def _flush_plans(cards: tuple[int, ...], rules: Rules) -> _FlushPlans:
 def _plans_by_width(plans: _FlushPlans, n_packets: int) -> dict[int, np.ndarray]:
     """The plans leaving each number of packets to the rank-state recursion."""
     return {
-        n_packets - int(n): np.flatnonzero(plans.n_flushes == n) for n in np.unique(plans.n_flushes)
+        n_packets - int(n): np.flatnonzero(plans.n_flushes == n) for n in sorted(set(plans.n_flushes.tolist()))
     }
 
 

@@ -246,7 +246,7 @@ class RankFrontiers:
             carried = set()
             if width > 1 and new.shape[0]:
                 state, multiset = options_of(new)
-                carried = set(np.unique(new[state] - ms_keys[multiset]).tolist())
+                carried = set((new[state] - ms_keys[multiset]).tolist())
         for width in range(1, top + 1):
             if missing[width].shape[0]:
                 self.levels[width] = self.level(width).merged(self._compute(width, missing[width]))
