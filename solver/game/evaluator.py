@@ -43,16 +43,19 @@ solver.errors.CardError: hand 0 has a repeated card: [0 0 1 2 3]
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.errors import CardError
 from solver.game.cards import DECK_SIZE, HAND_SIZE, N_RANKS, N_SUITS
 from solver.game.rules import DEFAULT_RULES, Category, Rules
+
+if TYPE_CHECKING:  # imported when a batch first needs the threads: not at start-up
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
     "N_HANDS",
@@ -152,6 +155,8 @@ _POOL: ThreadPoolExecutor | None = None
 def _pool() -> ThreadPoolExecutor:
     global _POOL
     if _POOL is None:
+        from concurrent.futures import ThreadPoolExecutor
+
         _POOL = ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1)))
     return _POOL
 
