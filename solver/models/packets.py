@@ -37,7 +37,8 @@ import numpy as np
 
 from solver.errors import ArrangementError, CardError
 from solver.game.cards import DECK_SIZE, HAND_SIZE, N_RANKS, N_SUITS, card_ids, format_cards
-from solver.game.evaluator import hand_table, multiset_index, rank_multisets, strength
+from solver.game.evaluator import multiset_index, rank_multisets, strength
+from solver.game.ranking import ranking
 from solver.game.rules import DEFAULT_RULES, Rules
 
 __all__ = [
@@ -157,7 +158,7 @@ def packet_options(holding: Iterable[int], rules: Rules | None = None) -> Packet
         ...
     solver.errors.CardError: holding has a repeated card
     """
-    table = hand_table(rules)
+    table = ranking(rules)
     cards = sorted(int(c) for c in holding)
     if len(set(cards)) != len(cards):
         raise CardError("holding has a repeated card")
