@@ -33,6 +33,8 @@ BENCHMARKS = [
     ("Tournament", "bench_tournament.py", "--deals 100", "--deals 4"),
     ("Grading", "bench_grade.py", "--deals 20", "--deals 3"),
     ("Solution book", "bench_book.py", "--margin 40 --win 20", "--margin 4 --win 2"),
+    ("Start-up, frontier and equilibria in CPU seconds", "bench_startup.py", "--repeat 9 --deals 20",
+     "--repeat 3 --deals 2"),
 ]  # fmt: skip
 
 
