@@ -51,7 +51,7 @@ import numpy as np
 
 from solver.errors import CardError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
-from solver.game.ranking import _multiset_lookup, multiset_index, rank_multisets, ranking
+from solver.game.ranking import multiset_index, multiset_lookup, rank_multisets, ranking
 from solver.game.rules import DEFAULT_RULES, Category, Rules  # noqa: F401 - Category: doctests
 
 if TYPE_CHECKING:  # imported when a batch first needs the threads: not at start-up
@@ -312,7 +312,7 @@ _BY_MULTISET: dict[tuple[bool, bool], int] = {}
 def _build_table(ranking_key: tuple[bool, bool]) -> HandTable:
     ranks = ranking(Rules(ace_low_straight=ranking_key[0], flush_beats_full_house=ranking_key[1]))
     hands = all_hands()
-    powers, index = _multiset_lookup()
+    powers, index = multiset_lookup()
     multiset = index[powers[hands >> 2].sum(axis=1)]
     suits = hands & 3
     is_flush = (suits == suits[:, :1]).all(axis=1)
@@ -405,7 +405,7 @@ def _value(
         return np.zeros(array.shape[:-1], dtype=dtype)
     _check_ids(flat)
     _card_masks(flat)  # refuses repeated cards
-    powers, index = _multiset_lookup()
+    powers, index = multiset_lookup()
     multiset = index[powers[flat >> 2].sum(axis=1)]
     suits = flat & 3
     is_flush = (suits == suits[:, :1]).all(axis=1)

@@ -29,7 +29,7 @@ from solver.errors import CardError
 from solver.game.cards import HAND_SIZE, N_RANKS, N_SUITS
 from solver.game.rules import DEFAULT_RULES, Category, Rules
 
-__all__ = ["Ranking", "multiset_index", "rank_multisets", "ranking"]
+__all__ = ["Ranking", "multiset_index", "multiset_lookup", "rank_multisets", "ranking"]
 
 
 @lru_cache(maxsize=1)
@@ -55,8 +55,15 @@ def rank_multisets() -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _multiset_lookup() -> tuple[np.ndarray, np.ndarray]:
-    """Base-5 power of each rank, and the multiset index of each base-5 key."""
+def multiset_lookup() -> tuple[np.ndarray, np.ndarray]:
+    """Base-5 power of each rank, and the multiset index of each base-5 key (-1: none).
+
+    A hand's multiset is ``index[powers[ranks].sum()]``, its ranks ``card >> 2``.
+
+    >>> powers, index = multiset_lookup()
+    >>> int(index[4 * powers[0] + powers[1]]), int(index[5 * powers[0]])
+    (0, -1)
+    """
     powers = 5 ** np.arange(N_RANKS, dtype=np.int32)
     index = np.full(5**N_RANKS, -1, dtype=np.int32)
     keys = rank_multisets().astype(np.int32) @ powers
@@ -75,7 +82,7 @@ def multiset_index(counts: np.ndarray) -> np.ndarray:
     solver.errors.CardError: not a five-card rank multiset: [5 0 0 0 0 0 0 0]
     """
     counts = np.asarray(counts)
-    powers, index = _multiset_lookup()
+    powers, index = multiset_lookup()
     valid = (counts >= 0).all(axis=-1) & (counts <= 4).all(axis=-1)
     valid &= counts.sum(axis=-1) == HAND_SIZE
     if not np.all(valid):
