@@ -44,15 +44,33 @@ COMMAND_TABLE: tuple[tuple[str, str, str], ...] = (
 
 
 def load_command(name: str, module: str) -> Any:
-    """The :class:`~solver.app.command.Command` ``name`` of ``solver.cli.MODULE``."""
-    commands = importlib.import_module(f"solver.cli.{module}").COMMANDS
-    return next(command for command in commands if command.name == name)
+    """The :class:`~solver.app.command.Command` ``name`` of ``solver.cli.MODULE``.
+
+    >>> load_command("eval", "commands").help
+    'combination and strength of one five-card hand'
+    >>> load_command("serve", "commands")
+    Traceback (most recent call last):
+        ...
+    LookupError: solver.cli.commands has no command 'serve'
+    """
+    for command in importlib.import_module(f"solver.cli.{module}").COMMANDS:
+        if command.name == name:
+            return command
+    raise LookupError(f"solver.cli.{module} has no command {name!r}")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser of ``quintet`` for ``argv``: every command is listed, but only
     the command ``argv`` names is imported and given its arguments (the others are names
-    with their help, so that ``quintet --help`` and every command start fast)."""
+    with their help, so that ``quintet --help`` and every command start fast).
+
+    >>> build_parser(["deal"]).parse_args(["deal", "--seed", "3"]).seed
+    3
+    >>> build_parser(["eval"]).parse_args(["deal", "--seed", "3"])
+    Traceback (most recent call last):
+        ...
+    solver.errors.UsageError: quintet: unrecognized arguments: --seed 3
+    """
     parser = Parser(
         prog="quintet",
         description="Quintet: the two-player arrangement poker game. Exact rules, "
