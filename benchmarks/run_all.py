@@ -35,6 +35,8 @@ BENCHMARKS = [
     ("Solution book", "bench_book.py", "--margin 40 --win 20", "--margin 4 --win 2"),
     ("Analysis of a history", "bench_analyze.py", "--deals 200 --repeats 3 --fresh 10",
      "--deals 5 --repeats 2 --fresh 2"),
+    ("Start-up, frontier and equilibria in CPU seconds", "bench_startup.py", "--repeat 9 --deals 20",
+     "--repeat 3 --deals 2"),
 ]  # fmt: skip
 
 

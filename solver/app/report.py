@@ -23,8 +23,9 @@ from solver.app.text import say
 from solver.game.arrangement import Arrangement, Score
 from solver.game.cards import format_cards
 from solver.game.deal import Deal
-from solver.game.evaluator import category, hand_table, strength
+from solver.game.evaluator import category, strength
 from solver.game.payloads import arrangement_payload, cards_payload, rules_payload
+from solver.game.ranking import ranking
 from solver.game.rules import Category, Rules
 from solver.schemas import versioned
 from solver.util.language import Lang
@@ -81,7 +82,7 @@ def hand_report(cards: Sequence[int], rules: Rules, lang: Lang | str) -> Output:
     hand = np.array(cards)
     value = int(strength(hand, rules))
     kind = Category(int(category(hand, rules)))
-    top = hand_table(rules).n_strengths - 1
+    top = ranking(rules).n_strengths - 1
     text = (
         f"{format_cards(cards, lang=lang)}: {kind.name_in(lang)} "
         f"({say('strength', lang)} {value} {say('of', lang)} {top})"

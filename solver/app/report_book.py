@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.app.report import Output
-from solver.book.build import BuildProgress, BuildSummary
 from solver.book.check import BookCheck
-from solver.book.stats import GameStats
 from solver.game.payloads import rules_payload
+
+if TYPE_CHECKING:  # not at run time: the book build imports the process pool and the cluster
+    from solver.book.build import BuildProgress, BuildSummary
+    from solver.book.stats import GameStats
 
 __all__ = [
     "build_report",
@@ -39,6 +41,7 @@ def _duration(duration: float) -> str:
 def progress_line(progress: BuildProgress) -> str:
     """The build's progress: units done, rate and time left.
 
+    >>> from solver.book.build import BuildProgress
     >>> progress_line(BuildProgress(done=10, total=40, seconds=20.0))
     '10/40 solved, 1800 per hour, 1m00s left'
     """

@@ -54,6 +54,8 @@ __all__ = ["BuildProgress", "BuildSummary", "build", "seeded_keys"]
 
 Key = tuple[int, int]
 Task = tuple[Key, str]
+# The units of one deal, solved together: its payoffs share the holdings' frontiers (cached).
+Group = list[Task]
 
 
 def seeded_keys(deals: int, seed: int, rules: Rules) -> list[Key]:
@@ -99,13 +101,15 @@ def _solve_units(tasks: list[Task], rules: Rules, tolerance: float) -> list[tupl
 
 def _todo(
     book: Book, rules: Rules, payoffs: Sequence[Payoff], deals: int | None, seed: int
-) -> tuple[Iterator[Task], int, int]:
-    """Units not yet stored (streamed), how many, and how many of those asked are stored."""
+) -> tuple[Iterator[Group], int, int]:
+    """Units not yet stored (streamed, grouped by deal), how many, and how many asked are stored."""
     stored = {p: {(int(a), int(b)) for a, b in book.keys(rules, p)} for p in payoffs}
     if deals is not None:
         keys = seeded_keys(deals, seed, rules)
-        tasks = [(k, p.value) for k in keys for p in payoffs if k not in stored[p]]
-        return iter(tasks), len(tasks), len(keys) * len(payoffs) - len(tasks)
+        groups = [[(k, p.value) for p in payoffs if k not in stored[p]] for k in keys]
+        groups = [group for group in groups if group]
+        count = sum(map(len, groups))
+        return iter(groups), count, len(keys) * len(payoffs) - count
     if rules.discard_mode is not DiscardMode.MIRROR:
         raise BookError(
             "deals must be given outside mirror mode (only mirror classes are enumerated)",
@@ -114,12 +118,12 @@ def _todo(
     n_removed = DECK_SIZE - HAND_SIZE * rules.n_packets
     stored_masks = {p: np.array(sorted(k[0] for k in stored[p]), dtype=np.int64) for p in payoffs}
 
-    def stream() -> Iterator[Task]:
+    def stream() -> Iterator[Group]:
         for chunk in canonical_mirror_holdings(n_removed):
-            for payoff in payoffs:
-                fresh = chunk[~np.isin(chunk, stored_masks[payoff])]
-                for mask in fresh.tolist():
-                    yield (mask, mask), payoff.value
+            fresh = [(p.value, ~np.isin(chunk, stored_masks[p])) for p in payoffs]
+            for row, mask in enumerate(chunk.tolist()):
+                if group := [((mask, mask), payoff) for payoff, new in fresh if new[row]]:
+                    yield group
 
     # Stored keys of these rules are all mirror classes, so the count is exact.
     n_stored = sum(len(stored[p]) for p in payoffs)
@@ -221,7 +225,7 @@ class _Committer:
 
 def _run_local(
     book: Book,
-    tasks: Iterator[Task],
+    tasks: Iterator[Group],
     total: int,
     rules: Rules,
     tolerance: float,
@@ -243,7 +247,7 @@ def _run_local(
                 if task is None:
                     exhausted = True
                 else:
-                    pending.add(pool.submit(_solve_units, [task], rules, tolerance))
+                    pending.add(pool.submit(_solve_units, task, rules, tolerance))
             if not pending:
                 break
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -258,7 +262,7 @@ def _run_local(
 
 def _run_dask(
     book: Book,
-    tasks: Iterator[Task],
+    tasks: Iterator[Group],
     total: int,
     rules: Rules,
     tolerance: float,
@@ -274,8 +278,8 @@ def _run_dask(
         # Keep every worker busy, and no more: the task list is streamed.
         workers = max(1, len(client.scheduler_info().get("workers", {})), jobs)
 
-        def submit(task: Task) -> Any:
-            return client.submit(_solve_units, [task], rules, tolerance, pure=False, retries=3)
+        def submit(group: Group) -> Any:
+            return client.submit(_solve_units, group, rules, tolerance, pure=False, retries=3)
 
         running = as_completed([submit(t) for t in _take(tasks, 2 * workers)])
         for future in running:
@@ -286,7 +290,7 @@ def _run_dask(
     return committer.done
 
 
-def _take(tasks: Iterator[Task], count: int) -> list[Task]:
+def _take(tasks: Iterator[Group], count: int) -> list[Group]:
     out = []
     for task in tasks:
         out.append(task)

@@ -116,7 +116,7 @@ def mask_of(cards: Iterable[int]) -> int:
     ids = np.fromiter((int(c) for c in cards), dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= DECK_SIZE):
         raise CardError(f"holdings: card ids must be in 0..{DECK_SIZE - 1}", argument="holdings")
-    if np.unique(ids).size != ids.size:
+    if len(set(ids.tolist())) != ids.size:
         duplicate = int(np.flatnonzero(np.bincount(ids) > 1)[0])
         raise CardError(
             f"holdings: card {duplicate} appears twice in a holding", argument="holdings"

@@ -11,26 +11,22 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from solver.app.arguments import non_negative_int, positive_int
-from solver.app.books import (
-    BookBuildRequest,
-    BookCheckRequest,
-    BookStatsRequest,
-    book_stats,
-    build_book,
-    check_book,
-)
 from solver.app.command import Command
 from solver.app.report import Output
 from solver.app.report_book import progress_line
 from solver.app.requests import BookChoice
-from solver.book.build import BuildProgress
 from solver.book.store import default_book_path
 from solver.cli.commands import rules_from_args
 from solver.cli.parsing import add_command_parser
 from solver.cli.render import shown
 from solver.util.json_text import to_json
+
+if TYPE_CHECKING:  # the book's use cases are imported when a book command runs, not by
+    # the commands that take --book (the build imports the process pool and the cluster)
+    from solver.book.build import BuildProgress
 
 __all__ = ["COMMANDS", "add_book_arguments", "book_choice"]
 
@@ -110,6 +106,8 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _build(args: argparse.Namespace) -> Output:
+    from solver.app.books import BookBuildRequest, build_book
+
     request = BookBuildRequest(
         path=args.book,
         rules=rules_from_args(args),
@@ -133,10 +131,14 @@ def _stats_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _stats(args: argparse.Namespace) -> Output:
+    from solver.app.books import BookStatsRequest, book_stats
+
     return shown(book_stats(BookStatsRequest(args.book)), args)
 
 
 def _check(args: argparse.Namespace) -> Output:
+    from solver.app.books import BookCheckRequest, check_book
+
     answer = check_book(BookCheckRequest(args.book))
     output = shown(answer, args)
     if not answer.document["ok"]:  # the report, then exit status 1 (problems found)

@@ -8,6 +8,7 @@ input error prints one line on stderr and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -24,20 +25,55 @@ __all__ = ["build_parser", "main"]
 HOLDINGS_FLAGS = {"opponent_cards": "--opponent-cards", "cards": "CARDS"}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``quintet``."""
-    # Imported here so that ``quintet --help`` stays fast.
-    from solver.cli import (
-        commands,
-        commands_analyze,
-        commands_book,
-        commands_games,
-        commands_grade,
-        commands_house,
-        commands_solve,
-        commands_verify,
-    )
+# The commands: name, help (what ``quintet --help`` lists, without importing anything)
+# and the module whose ``COMMANDS`` holds it, imported only when the command runs.
+# Adding a command is one line here.
+COMMAND_TABLE: tuple[tuple[str, str, str], ...] = (
+    ("eval", "combination and strength of one five-card hand", "commands"),
+    ("deal", "deal a seeded game and show both holdings", "commands"),
+    ("score", "score two arrangements position by position", "commands"),
+    ("suggest", "the best arrangement of your cards against an opponent model, proven optimal", "commands_solve"),
+    ("equilibrium", "an exact equilibrium of the deal: a mixed strategy no opponent can exploit, with its certificate", "commands_solve"),
+    ("grade", "grade an arrangement: what it loses against the equilibrium, how it can be punished, and the smallest change that helps most", "commands_grade"),
+    ("train", "a series of deals: lay out your packets, see the grade, the suggested change and the equilibrium's most likely arrangements; progress kept in a history file", "commands_grade"),
+    ("tournament", "every pair of players on the same seeded deals, each in each seat", "commands_games"),
+    ("play", "play a game against the computer: type your packets, then see them compared", "commands_games"),
+    ("book", "the solution book: solved canonical deals (build, stats, check)", "commands_book"),
+    ("house", "lay out a holding by the house rule (greedy packets, or packets keeping fours of a kind) and grade it", "commands_house"),
+    ("analyze", "grade every deal of a history of play (quintet train --history, or a CSV): summary, worst deals first, leaks", "commands_analyze"),
+    ("report", "aggregate reports over the solution book (or --deals N seeded deals), weighted by orbit size: combinations and concessions by position, supports, game values", "commands_analyze"),
+    ("verify", "check a certificate (quintet equilibrium --certificate) in exact arithmetic, without the solver's code", "commands_verify"),
+)  # fmt: skip
 
+
+def load_command(name: str, module: str) -> Any:
+    """The :class:`~solver.app.command.Command` ``name`` of ``solver.cli.MODULE``.
+
+    >>> load_command("eval", "commands").help
+    'combination and strength of one five-card hand'
+    >>> load_command("serve", "commands")
+    Traceback (most recent call last):
+        ...
+    LookupError: solver.cli.commands has no command 'serve'
+    """
+    for command in importlib.import_module(f"solver.cli.{module}").COMMANDS:
+        if command.name == name:
+            return command
+    raise LookupError(f"solver.cli.{module} has no command {name!r}")
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``quintet`` for ``argv``: every command is listed, but only
+    the command ``argv`` names is imported and given its arguments (the others are names
+    with their help, so that ``quintet --help`` and every command start fast).
+
+    >>> build_parser(["deal"]).parse_args(["deal", "--seed", "3"]).seed
+    3
+    >>> build_parser(["eval"]).parse_args(["deal", "--seed", "3"])
+    Traceback (most recent call last):
+        ...
+    solver.errors.UsageError: quintet: unrecognized arguments: --seed 3
+    """
     parser = Parser(
         prog="quintet",
         description="Quintet: the two-player arrangement poker game. Exact rules, "
@@ -48,21 +84,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"quintet-solver {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
-    specs = (
-        commands.COMMANDS
-        + commands_solve.COMMANDS
-        + commands_grade.COMMANDS
-        + commands_games.COMMANDS
-        + commands_book.COMMANDS
-        + commands_house.COMMANDS
-        + commands_analyze.COMMANDS
-        + commands_verify.COMMANDS
-    )
-    for spec in specs + plugin_commands():
-        command = add_command_parser(sub, spec.name, spec.help, rules=spec.rules)
+    chosen = _command_name(sys.argv[1:] if argv is None else argv)
+    modules = {name: module for name, _, module in COMMAND_TABLE}
+    plugins = {} if chosen in modules else {spec.name: spec for spec in plugin_commands()}
+    listing = [entry[:2] for entry in COMMAND_TABLE] + [(s.name, s.help) for s in plugins.values()]
+    for name, help_text in listing:
+        if name != chosen:
+            sub.add_parser(name, help=help_text)
+            continue
+        spec = plugins[name] if name in plugins else load_command(name, modules[name])
+        command = add_command_parser(sub, name, help_text, rules=spec.rules)
         spec.add_arguments(command)
         command.set_defaults(handler=spec.run, flags={**HOLDINGS_FLAGS, **spec.flags})
     return parser
+
+
+def _command_name(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first argument that is not an option."""
+    words = [word for word in argv if word == "--" or not word.startswith("-")]
+    if words[:1] == ["--"]:
+        words = words[1:]
+    return words[0] if words else None
 
 
 def plugin_commands() -> list[Any]:
@@ -95,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     streams.prepare()
     flags: dict[str, str] = {}  # the command's option for each library argument
     try:
-        parser = build_parser()
+        parser = build_parser(argv)
         args = parser.parse_args(argv)
         flags = args.flags
         if args.command == "play" and args.json:

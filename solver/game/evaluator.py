@@ -43,16 +43,19 @@ solver.errors.CardError: hand 0 has a repeated card: [0 0 1 2 3]
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.errors import CardError
-from solver.game.cards import DECK_SIZE, HAND_SIZE, N_RANKS, N_SUITS
-from solver.game.rules import DEFAULT_RULES, Category, Rules
+from solver.game.cards import DECK_SIZE, HAND_SIZE
+from solver.game.ranking import multiset_index, multiset_lookup, rank_multisets, ranking
+from solver.game.rules import DEFAULT_RULES, Category, Rules  # noqa: F401 - Category: doctests
+
+if TYPE_CHECKING:  # imported when a batch first needs the threads: not at start-up
+    from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
     "N_HANDS",
@@ -152,13 +155,18 @@ _POOL: ThreadPoolExecutor | None = None
 def _pool() -> ThreadPoolExecutor:
     global _POOL
     if _POOL is None:
+        from concurrent.futures import ThreadPoolExecutor
+
         _POOL = ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1)))
     return _POOL
 
 
-def _colex_chunk(flat: np.ndarray, values: np.ndarray | None) -> np.ndarray:
-    """Colex index (or ``values[colex index]``) of a ``(n, 5)`` chunk of valid ids."""
-    card_bit, low, high, popcount = _colex_tables()
+def _card_masks(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Low and high 16-bit card masks of ``(n, 5)`` ids in 0..31, and the low cards' count.
+
+    Raises a :class:`CardError` naming the first hand that repeats a card.
+    """
+    card_bit, _, _, popcount = _colex_tables()
     if flat.dtype.itemsize > 1:
         flat = flat.astype(np.int8)  # ids are in 0..31: narrow copies are read faster
     columns = flat.T
@@ -172,11 +180,25 @@ def _colex_chunk(flat: np.ndarray, values: np.ndarray | None) -> np.ndarray:
     if int(distinct.min()) != HAND_SIZE:
         first = int(np.argmax(distinct != HAND_SIZE))
         raise CardError(f"hand {first} has a repeated card: {flat[first]}")
+    return low_mask, high_mask, low_count
+
+
+def _colex_chunk(flat: np.ndarray, values: np.ndarray | None) -> np.ndarray:
+    """Colex index (or ``values[colex index]``) of a ``(n, 5)`` chunk of valid ids."""
+    _, low, high, _ = _colex_tables()
+    low_mask, high_mask, low_count = _card_masks(flat)
     low_count <<= 16
     low_count += high_mask
     index = np.take(low, low_mask, mode="clip")
     index += np.take(high, low_count, mode="clip")
     return index if values is None else np.take(values, index, mode="clip")
+
+
+def _check_ids(flat: np.ndarray) -> None:
+    low_card, high_card = int(flat.min()), int(flat.max())
+    if low_card < 0 or high_card >= DECK_SIZE:
+        bad = low_card if low_card < 0 else high_card
+        raise CardError(f"card ids must be in 0..{DECK_SIZE - 1}, got {bad}")
 
 
 def _lookup(
@@ -187,10 +209,7 @@ def _lookup(
     if flat.shape[0] == 0:
         dtype = np.int32 if values is None else values.dtype
         return np.zeros(array.shape[:-1], dtype=dtype)
-    low_card, high_card = int(flat.min()), int(flat.max())
-    if low_card < 0 or high_card >= DECK_SIZE:
-        bad = low_card if low_card < 0 else high_card
-        raise CardError(f"card ids must be in 0..{DECK_SIZE - 1}, got {bad}")
+    _check_ids(flat)
     if flat.shape[0] <= _CHUNK:
         result = _colex_chunk(flat, values)
     else:
@@ -244,58 +263,6 @@ def colex_index(hands: np.ndarray | list[int] | tuple[int, ...]) -> np.ndarray:
     return _lookup(hands, None)
 
 
-@lru_cache(maxsize=1)
-def rank_multisets() -> np.ndarray:
-    """The 784 multisets of five ranks a hand can hold, as rank counts.
-
-    Row ``m`` is the count of each rank (7 first) in multiset ``m``; rows are
-    sorted by their base-5 key ``sum(count[r] * 5**r)``.  A hand that is not
-    a flush has a strength that depends only on its multiset.
-
-    >>> multisets = rank_multisets()
-    >>> multisets.shape, multisets[0].tolist()
-    ((784, 8), [4, 1, 0, 0, 0, 0, 0, 0])
-    """
-    # Every multiset of five ranks, at most four of a rank (there are four suits).
-    chosen = np.array(list(combinations_with_replacement(range(N_RANKS), HAND_SIZE)))
-    counts = (chosen[:, :, None] == np.arange(N_RANKS)).sum(axis=1)
-    counts = counts[counts.max(axis=1) <= N_SUITS]
-    order = np.argsort(counts @ (5 ** np.arange(N_RANKS)))
-    multisets = counts[order].astype(np.int8)
-    multisets.setflags(write=False)
-    return multisets
-
-
-@lru_cache(maxsize=1)
-def _multiset_lookup() -> tuple[np.ndarray, np.ndarray]:
-    """Base-5 power of each rank, and the multiset index of each base-5 key."""
-    powers = 5 ** np.arange(N_RANKS, dtype=np.int32)
-    index = np.full(5**N_RANKS, -1, dtype=np.int32)
-    keys = rank_multisets().astype(np.int32) @ powers
-    index[keys] = np.arange(keys.shape[0], dtype=np.int32)
-    return powers, index
-
-
-def multiset_index(counts: np.ndarray) -> np.ndarray:
-    """Row of :func:`rank_multisets` for rank-count vectors of shape ``(..., 8)``.
-
-    >>> int(multiset_index(np.array([4, 1, 0, 0, 0, 0, 0, 0])))
-    0
-    >>> multiset_index(np.array([5, 0, 0, 0, 0, 0, 0, 0]))
-    Traceback (most recent call last):
-        ...
-    solver.errors.CardError: not a five-card rank multiset: [5 0 0 0 0 0 0 0]
-    """
-    counts = np.asarray(counts)
-    powers, index = _multiset_lookup()
-    valid = (counts >= 0).all(axis=-1) & (counts <= 4).all(axis=-1)
-    valid &= counts.sum(axis=-1) == HAND_SIZE
-    if not np.all(valid):
-        bad = counts[~valid][0] if counts.ndim > 1 else counts
-        raise CardError(f"not a five-card rank multiset: {bad}")
-    return index[counts.astype(np.int64) @ powers]
-
-
 @dataclass(frozen=True, eq=False)
 class HandTable:
     """Strength and category of every hand, for one ranking rule set.
@@ -334,73 +301,29 @@ class HandTable:
         return int(self.strength_category.shape[0])
 
 
-def _straight_heights(rules: Rules) -> np.ndarray:
-    """Height of the straight made by each 8-bit rank set, -1 if none."""
-    heights = np.full(1 << N_RANKS, -1, dtype=np.int64)
-    for ranks, height in rules.straights():
-        heights[sum(1 << r for r in ranks)] = height
-    return heights
-
-
-# Category of a hand without a straight or flush, by (distinct ranks, largest count).
-_PATTERN_CATEGORY = np.full((HAND_SIZE + 1, HAND_SIZE + 1), -1, dtype=np.int64)
-_PATTERN_CATEGORY[2, 4] = Category.FOUR_OF_A_KIND
-_PATTERN_CATEGORY[2, 3] = Category.FULL_HOUSE
-_PATTERN_CATEGORY[3, 3] = Category.THREE_OF_A_KIND
-_PATTERN_CATEGORY[3, 2] = Category.TWO_PAIR
-_PATTERN_CATEGORY[4, 2] = Category.PAIR
-_PATTERN_CATEGORY[5, 1] = Category.HIGH_CARD
-
-
-def _multiset_keys(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Order keys and categories of each rank multiset, as a non-flush and as a flush."""
-    counts = rank_multisets().astype(np.int64)
-    present = counts > 0
-    distinct = present.sum(axis=1)
-    height = _straight_heights(rules)[present @ (1 << np.arange(N_RANKS))]
-    is_straight = height >= 0
-
-    plain = _PATTERN_CATEGORY[distinct, counts.max(axis=1)]
-    plain = np.where(is_straight, Category.STRAIGHT, plain)
-    flush = np.where(is_straight, Category.STRAIGHT_FLUSH, Category.FLUSH)
-
-    # Tie-break: ranks ordered by (count, rank), highest first, as base-8 digits.
-    group_key = np.where(present, counts * N_RANKS + np.arange(N_RANKS), -1)
-    ordered = -np.sort(-group_key, axis=1)[:, :HAND_SIZE]
-    digits = np.where(ordered >= 0, ordered % N_RANKS, 0)
-    tie_break = digits @ (N_RANKS ** np.arange(HAND_SIZE - 1, -1, -1))
-    tie_break = np.where(is_straight, height, tie_break)
-
-    order_position = np.empty(len(Category), dtype=np.int64)
-    order_position[list(rules.category_order())] = np.arange(len(Category))
-    scale = N_RANKS**HAND_SIZE
-    plain_key = order_position[plain] * scale + tie_break
-    flush_key = np.where(distinct == HAND_SIZE, order_position[flush] * scale + tie_break, -1)
-    return plain_key, flush_key, plain, flush
+# The ranking keys whose table of every hand is built, and the hands valued by rank multiset
+# before: a lookup by multiset costs about four of the table, so once as many hands as the
+# table holds were valued that way, building it pays.
+_BUILT: set[tuple[bool, bool]] = set()
+_BY_MULTISET: dict[tuple[bool, bool], int] = {}
 
 
 @lru_cache(maxsize=8)
 def _build_table(ranking_key: tuple[bool, bool]) -> HandTable:
-    rules = Rules(ace_low_straight=ranking_key[0], flush_beats_full_house=ranking_key[1])
-    plain_key, flush_key, plain_category, flush_category = _multiset_keys(rules)
-    has_flush = flush_key >= 0
-    distinct_keys = np.unique(np.concatenate([plain_key, flush_key[has_flush]]))
-    plain_strength = np.searchsorted(distinct_keys, plain_key).astype(np.int32)
-    flush_strength = np.where(has_flush, np.searchsorted(distinct_keys, flush_key), -1)
-
+    ranks = ranking(Rules(ace_low_straight=ranking_key[0], flush_beats_full_house=ranking_key[1]))
     hands = all_hands()
-    powers, index = _multiset_lookup()
+    powers, index = multiset_lookup()
     multiset = index[powers[hands >> 2].sum(axis=1)]
     suits = hands & 3
     is_flush = (suits == suits[:, :1]).all(axis=1)
-    strength_values = np.where(is_flush, flush_strength[multiset], plain_strength[multiset]).astype(
-        np.uint16
-    )
-    category_values = np.where(is_flush, flush_category[multiset], plain_category[multiset]).astype(
-        np.uint8
-    )
+    strength_values = np.where(
+        is_flush, ranks.multiset_flush_strength[multiset], ranks.multiset_strength[multiset]
+    ).astype(np.uint16)
+    category_values = np.where(
+        is_flush, ranks.multiset_flush_category[multiset], ranks.multiset_category[multiset]
+    ).astype(np.uint8)
 
-    first_hand = np.full(distinct_keys.shape[0], -1, dtype=np.int64)
+    first_hand = np.full(ranks.n_strengths, -1, dtype=np.int64)
     first_hand[strength_values[::-1]] = np.arange(N_HANDS - 1, -1, -1)
     table = HandTable(
         ranking_key=ranking_key,
@@ -408,17 +331,10 @@ def _build_table(ranking_key: tuple[bool, bool]) -> HandTable:
         category=category_values,
         strength_category=category_values[first_hand],
         strength_example=first_hand.astype(np.int32),
-        multiset_strength=plain_strength,
-        multiset_flush_strength=flush_strength.astype(np.int32),
+        multiset_strength=ranks.multiset_strength,
+        multiset_flush_strength=ranks.multiset_flush_strength,
     )
-    for array in (
-        table.strength,
-        table.category,
-        table.strength_category,
-        table.strength_example,
-        table.multiset_strength,
-        table.multiset_flush_strength,
-    ):
+    for array in (table.strength, table.category, table.strength_category, table.strength_example):
         array.setflags(write=False)
     return table
 
@@ -430,7 +346,9 @@ def hand_table(rules: Rules | None = None) -> HandTable:
     >>> table.n_strengths, table.strength.shape
     (840, (201376,))
     """
-    return _build_table((rules or DEFAULT_RULES).ranking_key)
+    key = (rules or DEFAULT_RULES).ranking_key
+    _BUILT.add(key)
+    return _build_table(key)
 
 
 def strength(
@@ -449,7 +367,7 @@ def strength(
         ...
     solver.errors.CardError: hands must have shape (..., 5), got (3,)
     """
-    return _lookup(hands, hand_table(rules).strength)
+    return _value(hands, rules, strength=True)
 
 
 def category(
@@ -461,4 +379,35 @@ def category(
     >>> Category(int(category(parse_cards("7c 7d 7h 8s 8c")))).english
     'full house'
     """
-    return _lookup(hands, hand_table(rules).category)
+    return _value(hands, rules, strength=False)
+
+
+def _value(
+    hands: np.ndarray | list[int] | tuple[int, ...], rules: Rules | None, *, strength: bool
+) -> np.ndarray:
+    """Strength or category: from the table of every hand once it is built (or pays), else
+    from the hands' rank multisets (a command valuing a few hands need not build it)."""
+    key = (rules or DEFAULT_RULES).ranking_key
+    array = _as_hands(hands)
+    valued = _BY_MULTISET.get(key, 0) + array.size // HAND_SIZE
+    if key in _BUILT or valued >= N_HANDS:
+        _BUILT.add(key)
+        table = _build_table(key)
+        return _lookup(array, table.strength if strength else table.category)
+    _BY_MULTISET[key] = valued
+    ranks = ranking(rules)
+    if strength:
+        plain, flush, dtype = ranks.multiset_strength, ranks.multiset_flush_strength, np.uint16
+    else:
+        plain, flush, dtype = ranks.multiset_category, ranks.multiset_flush_category, np.uint8
+    flat = array.reshape(-1, HAND_SIZE)
+    if flat.shape[0] == 0:
+        return np.zeros(array.shape[:-1], dtype=dtype)
+    _check_ids(flat)
+    _card_masks(flat)  # refuses repeated cards
+    powers, index = multiset_lookup()
+    multiset = index[powers[flat >> 2].sum(axis=1)]
+    suits = flat & 3
+    is_flush = (suits == suits[:, :1]).all(axis=1)
+    values = np.where(is_flush, flush[multiset], plain[multiset]).astype(dtype)
+    return values.reshape(array.shape[:-1])

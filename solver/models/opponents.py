@@ -45,7 +45,8 @@ import numpy as np
 
 from solver.errors import MixtureError, SolverError
 from solver.game.arrangement import Arrangement, points_against
-from solver.game.evaluator import hand_table, strength
+from solver.game.evaluator import strength
+from solver.game.ranking import ranking
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.packets import check_holding, subsets
@@ -164,7 +165,7 @@ class Opponent:
         rules = rules or DEFAULT_RULES
         cards = np.array(check_holding(holding, rules, who="opponent's holding"))
         hands = cards[subsets(cards.shape[0])]
-        counts = np.bincount(strength(hands, rules), minlength=hand_table(rules).n_strengths)
+        counts = np.bincount(strength(hands, rules), minlength=ranking(rules).n_strengths)
         marginal = np.tile(counts.astype(np.int64), (rules.n_packets, 1))
         return cls(
             kind=OpponentKind.RANDOM,
@@ -243,7 +244,7 @@ class Opponent:
         total = int(weights.sum())
         if total == 0:
             raise MixtureError("every probability rounds to zero")
-        n_strengths = hand_table(rules).n_strengths
+        n_strengths = ranking(rules).n_strengths
         marginal = np.zeros((rules.n_packets, n_strengths), dtype=np.int64)
         for position in range(rules.n_packets):
             np.add.at(marginal[position], profiles[:, position], weights)

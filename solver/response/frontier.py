@@ -43,7 +43,8 @@ import numpy as np
 
 from solver.game.arrangement import Arrangement
 from solver.game.cards import HAND_SIZE, N_RANKS, N_SUITS
-from solver.game.evaluator import hand_table, strength
+from solver.game.evaluator import strength
+from solver.game.ranking import ranking
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.models.packets import (
     PacketOptions,
@@ -110,7 +111,8 @@ def _flush_plans(cards: tuple[int, ...], rules: Rules) -> _FlushPlans:
 def _plans_by_width(plans: _FlushPlans, n_packets: int) -> dict[int, np.ndarray]:
     """The plans leaving each number of packets to the rank-state recursion."""
     return {
-        n_packets - int(n): np.flatnonzero(plans.n_flushes == n) for n in np.unique(plans.n_flushes)
+        n_packets - int(n): np.flatnonzero(plans.n_flushes == n)
+        for n in sorted(set(plans.n_flushes.tolist()))
     }
 
 
@@ -205,7 +207,7 @@ def frontier(holding: Iterable[int], rules: Rules | None = None) -> Frontier:
         )
         for width, plan in members.items()
     }
-    store = HoldingFrontiers(hand_table(rules).multiset_strength, roots, rules.n_packets)
+    store = HoldingFrontiers(ranking(rules).multiset_strength, roots, rules.n_packets)
     # Each plan's residual frontier rows with its flush strengths inserted.
     stacked = store.candidates
     keep = np.flatnonzero(pareto_keep(np.zeros(stacked.shape[0], dtype=np.int64), stacked))

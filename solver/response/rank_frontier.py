@@ -41,7 +41,8 @@ from functools import lru_cache
 import numpy as np
 
 from solver.game.cards import N_RANKS
-from solver.game.evaluator import hand_table, rank_multisets
+from solver.game.evaluator import rank_multisets
+from solver.game.ranking import ranking
 from solver.game.rules import Rules
 from solver.response.pareto import pareto_keep, ragged_arange
 
@@ -246,7 +247,7 @@ class RankFrontiers:
             carried = set()
             if width > 1 and new.shape[0]:
                 state, multiset = options_of(new)
-                carried = set(np.unique(new[state] - ms_keys[multiset]).tolist())
+                carried = set((new[state] - ms_keys[multiset]).tolist())
         for width in range(1, top + 1):
             if missing[width].shape[0]:
                 self.levels[width] = self.level(width).merged(self._compute(width, missing[width]))
@@ -338,4 +339,4 @@ def rank_frontiers(rules: Rules) -> RankFrontiers:
 @lru_cache(maxsize=4)
 def _store(ranking_key: tuple[bool, bool]) -> RankFrontiers:
     rules = Rules(ace_low_straight=ranking_key[0], flush_beats_full_house=ranking_key[1])
-    return RankFrontiers(hand_table(rules).multiset_strength)
+    return RankFrontiers(ranking(rules).multiset_strength)

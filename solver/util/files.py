@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
@@ -89,6 +88,8 @@ def atomic_output(
     written as they finish, for a resume).
     """
     path = check_output_path(path)
+    import tempfile  # here, not at the top: it costs a few percent of every command's start-up
+
     try:
         descriptor, temporary = tempfile.mkstemp(
             dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"

@@ -1,0 +1,85 @@
+"""The command table of ``quintet``: every command listed, each imported only when it runs."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+
+import solver.cli
+from solver.cli.main import COMMAND_TABLE, _command_name, load_command
+
+# What a command's process imported, as JSON: the solver.cli modules and the heavy libraries.
+PROBE = """
+import json, sys
+from solver.cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+heavy = ("ortools", "scipy", "dask", "distributed", "fastapi", "multiprocessing", "threadpoolctl")
+loaded = [m for m in sys.modules if m.startswith(("solver.cli.commands", "solver.book.build"))]
+loaded += [m for m in heavy if m in sys.modules]
+print(json.dumps(sorted(loaded)), file=sys.stderr)
+"""
+
+
+def imported(*argv: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120
+    )
+    loaded: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    return loaded
+
+
+def test_the_table_lists_every_command_of_the_command_modules_with_its_help():
+    names = [name for name, _, _ in COMMAND_TABLE]
+    assert len(names) == len(set(names))
+    for name, help_text, module in COMMAND_TABLE:
+        assert load_command(name, module).help == help_text
+    listed = {(name, module) for name, _, module in COMMAND_TABLE}
+    for info in pkgutil.iter_modules(solver.cli.__path__):
+        if info.name.startswith("commands"):
+            module = importlib.import_module(f"solver.cli.{info.name}")
+            for command in module.COMMANDS:
+                assert (command.name, info.name) in listed
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["eval", "As Ks Qs Js Ts"], "eval"),
+        (["--version"], None),
+        (["-h"], None),
+        (["--", "deal", "--seed", "1"], "deal"),
+        (["book", "stats"], "book"),
+    ],
+)
+def test_the_command_is_the_first_word_that_is_not_an_option(argv, name):
+    assert _command_name(argv) == name
+
+
+def test_help_lists_every_command_without_importing_them():
+    loaded = imported("--help")
+    assert loaded == []
+    done = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "--help"], capture_output=True, text=True, timeout=60
+    )
+    for name, help_text, _ in COMMAND_TABLE:
+        assert name in done.stdout
+        assert help_text.split()[0] in done.stdout
+    assert "serve" in done.stdout  # from the entry points
+
+
+def test_eval_imports_only_its_own_command_module():
+    assert imported("eval", "As Ks Qs Js Ts") == ["solver.cli.commands"]
+
+
+def test_suggest_imports_neither_cp_sat_nor_the_book_build_nor_process_pools():
+    loaded = imported("suggest", "--seed", "1", "--no-book")
+    assert "solver.cli.commands_solve" in loaded
+    assert not {"ortools", "scipy", "solver.book.build", "multiprocessing"} & set(loaded)
