@@ -10,8 +10,15 @@ from solver.app.report import Output
 from solver.book.build import BuildProgress, BuildSummary
 from solver.book.stats import GameStats
 from solver.game.payloads import rules_payload
+from solver.util.language import Lang, Phrase, language
 
 __all__ = ["build_report", "progress_line", "source_line", "source_report", "stats_report"]
+
+_SOURCE = {
+    "unused": Phrase("book: not used (--no-book)", "книга решений: не используется (--no-book)"),
+    "from": Phrase("book: from {path}", "книга решений: из {path}"),
+    "solved": Phrase("book: solved, stored in {path}", "книга решений: решено сейчас, сохранено в {path}"),
+}
 
 
 def _duration(duration: float) -> str:
@@ -120,19 +127,28 @@ def stats_report(games: list[GameStats], path: Path) -> Output:
     return Output("\n".join(lines), payload)
 
 
-def source_line(path: Path | None, from_book: bool) -> str:
-    """Where an equilibrium came from: the book, or solved (and stored).
+def source_line(path: Path | None, from_book: bool, lang: Lang | str = Lang.EN) -> str:
+    """Where an equilibrium came from: the book, or solved (and stored), in ``lang``.
 
     >>> source_line(Path("b.sqlite"), True), source_line(None, False)
     ('book: from b.sqlite', 'book: not used (--no-book)')
+    >>> source_line(Path("b.sqlite"), False, "ru")
+    'книга решений: решено сейчас, сохранено в b.sqlite'
+    >>> source_line(None, False, "fr")
+    Traceback (most recent call last):
+        ...
+    solver.errors.QuintetError: lang 'fr' is not one of: en, ru
     """
+    lang = language(lang)
     if path is None:
-        return "book: not used (--no-book)"
-    return f"book: from {path}" if from_book else f"book: solved, stored in {path}"
+        return _SOURCE["unused"].text(lang)
+    return _SOURCE["from" if from_book else "solved"].text(lang).format(path=path)
 
 
-def source_report(output: Output, path: Path | None, from_book: bool) -> Output:
+def source_report(
+    output: Output, path: Path | None, from_book: bool, lang: Lang | str = Lang.EN
+) -> Output:
     """A report with where its equilibrium came from: the book, or solved (and stored)."""
     book = None if path is None else {"path": str(path), "from_book": from_book}
-    text = f"{output.text}\n{source_line(path, from_book)}"
+    text = f"{output.text}\n{source_line(path, from_book, lang)}"
     return replace(output, text=text, payload={**output.payload, "book": book})

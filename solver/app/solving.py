@@ -146,7 +146,7 @@ def suggest(request: SuggestRequest) -> Answer:
         from_book = bool(source.from_book(holdings.mine, holdings.theirs, rules, payoff))
         return answer_of(
             lambda lang: source_report(
-                suggest_report([played], context, lang), source.path, from_book
+                suggest_report([played], context, lang), source.path, from_book, lang
             ),
             notices,
         )
@@ -198,5 +198,6 @@ def equilibrium(
             equilibrium_report(result, context, lang, limit=request.show, from_book=from_book),
             source.path,
             from_book,
+            lang,
         )
     )
