@@ -84,7 +84,8 @@ def house(request: GradeRequest) -> Answer:
     def ruled(lang: Lang | str) -> Output:
         graded = report(lang)
         return Output(
-            f"{say('house_rule', lang)}: {words}\n{graded.text}", {"house_rule": words, **graded.payload}
+            f"{say('house_rule', lang)}: {words}\n{graded.text}",
+            {"house_rule": words, **graded.payload},
         )
 
     return answer_of(with_source(source, result, ruled))

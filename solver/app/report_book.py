@@ -17,7 +17,9 @@ __all__ = ["build_report", "progress_line", "source_line", "source_report", "sta
 _SOURCE = {
     "unused": Phrase("book: not used (--no-book)", "книга решений: не используется (--no-book)"),
     "from": Phrase("book: from {path}", "книга решений: из {path}"),
-    "solved": Phrase("book: solved, stored in {path}", "книга решений: решено сейчас, сохранено в {path}"),
+    "solved": Phrase(
+        "book: solved, stored in {path}", "книга решений: решено сейчас, сохранено в {path}"
+    ),
 }
 
 

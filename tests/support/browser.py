@@ -111,6 +111,7 @@ def open_browser() -> Iterator[Any]:
     ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.add_experimental_option("prefs", {"download.default_directory": profile})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(WAIT)
     try:
@@ -210,8 +211,4 @@ def axe_violations(driver: Any) -> list[str]:
 
 def script_errors(driver: Any) -> list[str]:
     """The page's uncaught script errors since the last call (Chromium's console log)."""
-    return [
-        e["message"]
-        for e in driver.get_log("browser")
-        if e.get("source") == "javascript"
-    ]
+    return [e["message"] for e in driver.get_log("browser") if e.get("source") == "javascript"]

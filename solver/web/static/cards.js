@@ -61,13 +61,30 @@
     return svg;
   }
 
+  // The picture as an image (no text of its own: the element's name is its aria-label).
+  const images = new Map();
+  function image(code, lang) {
+    const key = code + lang;
+    if (!images.has(key)) {
+      const svg = picture(code, lang);
+      svg.setAttribute("xmlns", SVG);
+      images.set(key, "data:image/svg+xml," + encodeURIComponent(new XMLSerializer().serializeToString(svg)));
+    }
+    const img = document.createElement("img");
+    img.src = images.get(key);
+    img.alt = "";
+    img.className = "card-img";
+    img.draggable = false;
+    return img;
+  }
+
   // A card element: focusable, draggable (interactive), with data-card for tests and scripts.
   function element(code, lang, interactive) {
     const div = document.createElement("div");
     div.className = "card";
     div.dataset.card = code;
-    div.setAttribute("aria-label", spoken(code, lang));
-    div.title = label(code, lang);
+    // The name holds the visible corner ("Q♥") and the words ("queen of hearts").
+    div.setAttribute("aria-label", `${label(code, lang)}, ${spoken(code, lang)}`);
     if (interactive) {
       div.tabIndex = 0;
       div.setAttribute("role", "button");
@@ -75,7 +92,7 @@
     } else {
       div.setAttribute("role", "img");
     }
-    div.appendChild(picture(code, lang));
+    div.appendChild(image(code, lang));
     return div;
   }
 

@@ -15,6 +15,9 @@
   const lineColor = (k) => `hsl(${(k * 67) % 360} 60% 38%)`;
   const gapWords = (gap) => (gap <= 1e-6 ? t("gap_exact") : t("gap_points", { x: gap.toPrecision(2) }));
 
+  // A table's box, scrolled sideways on its own if it must (focusable, so keys scroll it).
+  const scrollBox = (key) => Q.el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t(key) });
+
   // ---------- suggest ----------
   function renderSuggestion() {
     const box = $("suggest-result");
@@ -36,7 +39,7 @@
       for (const value of [Q.percent(p.win), Q.percent(p.tie), Q.percent(p.loss), p.expected_points.toFixed(2)]) row.insertCell().textContent = value;
     });
     const use = Q.button("apply-suggestion", "use", () => Q.layout.setArrangement(doc.arrangement));
-    box.replaceChildren(summary, Q.el("div", { class: "scroll" }), use);
+    box.replaceChildren(summary, scrollBox("suggest"), use);
     box.querySelector(".scroll").appendChild(table);
   }
 
@@ -80,7 +83,7 @@
       row.insertCell().appendChild(Q.button(null, "use_short", () => Q.layout.setArrangement(item.arrangement),
         { class: "use-eq", "data-index": String(k), "aria-label": t("use_n", { n: k + 1 }) }));
     });
-    const parts = [summary, Q.el("p", { class: "hint" }, t("chart")), await strengthChart(shown), Q.el("div", { class: "scroll" })];
+    const parts = [summary, Q.el("p", { class: "hint" }, t("chart")), await strengthChart(shown), scrollBox("equilibrium")];
     parts[3].appendChild(table);
     if (strategies.length > SHOWN) {
       const rest = strategies.slice(SHOWN).reduce((a, s) => a + s.probability, 0);

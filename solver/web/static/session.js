@@ -174,10 +174,9 @@
   }
 
   function exportHistory() {
-    const blob = new Blob([historyText()], { type: "application/x-ndjson" });
+    // A data: link (the page's Content-Security-Policy lets nothing else be fetched back).
     const link = $("history-download");
-    if (link.href) URL.revokeObjectURL(link.href);
-    link.href = URL.createObjectURL(blob);
+    link.href = "data:application/x-ndjson;charset=utf-8," + encodeURIComponent(historyText());
     link.download = `quintet-train-${session.seed}.jsonl`;
     link.hidden = false;
     link.click();
