@@ -160,7 +160,13 @@ def test_a_match_of_three_deals_against_the_house_player(server, browser, size, 
         assert len(css(driver, "#final-score")) == 1 and not css(driver, "#running-score")
         total = [total[0] + int(expected.points[0]), total[1] + int(expected.points[1])]
         line = driver.find_element("id", "match-score")
-        until(driver, lambda d, g=game: line.get_attribute("data-games") == str(g + 1), "score")
+        until(
+            driver,
+            lambda d, g=game: (
+                d.find_element("id", "match-score").get_attribute("data-games") == str(g + 1)
+            ),
+            "the match score",
+        )
         assert line.get_attribute("data-score") == f"{total[0]}:{total[1]}"
         if game == 0:
             check_state(driver, "13-table-final", size, lang)

@@ -80,12 +80,12 @@
       const doc = result.score;
       m.games.push({ deal: session().current.deal, points: doc.points });
       m.score = [m.score[0] + doc.points[0], m.score[1] + doc.points[1]];
-      if (!session().current.graded) {
-        Q.session.record(graded, { opponent: m.opponent, theirs: doc.arrangements[1], points: doc.points });
-      }
       Q.session.save();
       clearGame();
-      game = { result, revealed: 0, timer: setInterval(revealOne, REVEAL_MS) };
+      // Into the history once the last position is shown (the history would tell the score).
+      const record = session().current.graded ? null : () =>
+        Q.session.record(graded, { opponent: m.opponent, theirs: doc.arrangements[1], points: doc.points });
+      game = { result, revealed: 0, timer: setInterval(revealOne, REVEAL_MS), record };
       renderGame();
     } catch (error) {
       Q.showMessage(error.message);
@@ -114,6 +114,7 @@
 
   function clearGame() {
     stopTimer();
+    if (game && game.record) game.record(); // a game left before its end is still recorded
     game = null;
     $("duel").replaceChildren();
     $("duel").hidden = true;
@@ -173,6 +174,11 @@
     box.replaceChildren(names, grid, score);
     box.hidden = false;
     const done = game.revealed >= N_PACKETS;
+    if (done && game.record) {
+      const record = game.record;
+      game.record = null;
+      record();
+    }
     $("game-controls").hidden = false;
     $("reveal-next").hidden = $("reveal-all").hidden = done;
     $("next-deal").hidden = $("rematch").hidden = !done;

@@ -22,13 +22,19 @@
     if (likely) {
       const table = Q.el("table", { class: "by-position", id: id("eq-by-position") });
       const head = table.createTHead().insertRow();
-      for (const text of [t("position"), t("h_yours"), t("eq_plays", { p: Q.percent(likely.probability) })]) head.appendChild(Q.el("th", { scope: "col" }, text));
+      const titles = [t("position"), t("h_yours"), t("eq_plays", { p: Q.percent(likely.probability) })];
+      for (const text of titles) head.appendChild(Q.el("th", { scope: "col" }, text));
       const body = table.createTBody();
       doc.arrangement.forEach((packet, i) => {
         const row = body.insertRow();
-        row.insertCell().textContent = `${i + 1} (${Q.layout.POINTS[i]})`;
-        row.insertCell().appendChild(Q.layout.miniPacket(packet));
-        row.insertCell().appendChild(Q.layout.miniPacket(likely.arrangement[i]));
+        row.insertCell().textContent = `${t("position")} ${i + 1} (${Q.layout.POINTS[i]})`;
+        // On a phone the row stacks, each cell saying what it is (data-label).
+        const cells = [row.insertCell(), row.insertCell()];
+        cells[0].appendChild(Q.layout.miniPacket(packet));
+        cells[1].appendChild(Q.layout.miniPacket(likely.arrangement[i]));
+        cells.forEach((cell, k) => {
+          cell.dataset.label = titles[k + 1];
+        });
       });
       parts.push(table);
     }
@@ -131,7 +137,8 @@
     const width = 340, height = 150, left = 34, right = 8, top = 8, bottom = 22;
     const limits = state.verdicts.filter((b) => b.below !== null).map((b) => b.below);
     const top_ = Math.max(2.5, Math.min(6, Math.max(...series) * 1.1));
-    const y = (v) => top + (1 - Math.min(v, top_) / top_) * (height - top - bottom);
+    // A square-root scale: the narrow bands near 0 (best, good) stay readable.
+    const y = (v) => top + (1 - Math.sqrt(Math.min(v, top_) / top_)) * (height - top - bottom);
     const x = (i) => left + (series.length === 1 ? 0 : (i * (width - left - right)) / (series.length - 1));
     const svg = Cards.node("svg", { id: "rating-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("rating_chart") });
     let low = 0;
@@ -160,10 +167,10 @@
       const item = Q.el("li", {});
       const swatch = Q.el("span", { class: "swatch", "aria-hidden": "true" });
       swatch.style.background = BAND_COLORS[band.verdict];
-      const range = band.verdict === "best" ? "0" : band.below === null ? `≥ ${low}` : `${low}–${band.below}`;
+      const range = band.verdict === "best" ? "0" : band.below === null ? `≥ ${low}` : low ? `${low}–${band.below}` : `< ${band.below}`;
       item.append(swatch, `${Q.verdictName(band.verdict)}: ${range}`);
       list.appendChild(item);
-      if (band.below !== null) low = band.below;
+      if (band.below !== null && band.verdict !== "best") low = band.below;
     }
     return list;
   }
