@@ -179,7 +179,8 @@ def small_targets(driver: Any) -> list[str]:
     return driver.execute_script(
         """
         const out = [];
-        for (const e of document.querySelectorAll("button, select, input, a, summary, #hand .card")) {
+        for (const e of document.querySelectorAll("button, select, input, a, summary, #hand .card, .button-like")) {
+            if (e.classList.contains("sr-only")) continue;  // a file input inside its .button-like label
             const r = e.getBoundingClientRect();
             if (!r.width || getComputedStyle(e).visibility === "hidden") continue;
             if (e.type === "checkbox") continue;  // inside a 44 px label

@@ -108,6 +108,8 @@
     line.textContent = current
       ? t("train_deal", { k: current.deal + 1, n: s.deals, seed: s.seed + current.deal }) + (current.review ? ` · ${t("review_tag")}` : "")
       : t("session_done", { n: s.deals });
+    // The next deal once this one is graded (a grade undone by "try it" still counts).
+    $("train-next").hidden = !(current && current.graded);
     renderRating();
     renderQueue();
   }
