@@ -58,10 +58,15 @@ def _document() -> dict[str, Any]:
         }
         for name in PLAYER_NAMES
     ]
-    bands = [{"verdict": v.value, "below": limit} for limit, v in VERDICT_THRESHOLDS]
-    bands.append({"verdict": Verdict.BLUNDER.value, "below": None})
-    for band in bands:
-        band["words"] = {code: say(str(band["verdict"]), code) for code in ("en", "ru")}
+    limits: list[tuple[float | None, Verdict]] = [*VERDICT_THRESHOLDS, (None, Verdict.BLUNDER)]
+    bands = [
+        {
+            "verdict": verdict.value,
+            "below": limit,
+            "words": {code: say(verdict.value, code) for code in ("en", "ru")},
+        }
+        for limit, verdict in limits
+    ]
     return {"players": players, "recommended": RECOMMENDED_PLAYER, "verdicts": bands}
 
 

@@ -154,6 +154,14 @@ def shot(driver: Any, name: str, element_id: str | None = None) -> None:
             "const e = document.getElementById(arguments[0]); if (e) e.scrollIntoView();",
             element_id,
         )
+    until(
+        driver,
+        lambda d: d.execute_script(
+            "return document.getAnimations().every(a => a.playState !== 'running' "
+            "|| a.effect.getTiming().iterations === Infinity)"
+        ),
+        "the page's animations to end",
+    )
     driver.save_screenshot(str(SHOTS / f"{name}.png"))
 
 

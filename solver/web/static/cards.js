@@ -52,7 +52,7 @@
     const suit = code[1].toLowerCase();
     const color = isRed(code) ? "#c0392b" : "#1b1b1b";
     const rank = rankLabel(code, lang);
-    const svg = node("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true", focusable: "false" });
+    const svg = node("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true", focusable: "false", "font-family": "DejaVu Sans, Arial, sans-serif" });
     svg.appendChild(node("rect", { x: "1", y: "1", width: "58", height: "82", rx: "6", fill: "#fffdf7", stroke: "#666" }));
     svg.appendChild(node("text", { x: "6", y: "18", "font-size": "15", "font-weight": "bold", fill: color }, rank));
     svg.appendChild(node("text", { x: "6", y: "32", "font-size": "13", fill: color }, SUITS[suit]));
