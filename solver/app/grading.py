@@ -19,6 +19,7 @@ from solver.app.report_book import source_report
 from solver.app.report_grade import GradeContext, grade_report
 from solver.app.requests import GradeRequest, Holdings, PlayRequest
 from solver.app.solving import book_notices, source_of
+from solver.app.text import say
 from solver.book.source import EquilibriumSource
 from solver.equilibria.equilibrium import Payoff
 from solver.game.arrangement import Arrangement, score
@@ -42,7 +43,7 @@ def with_source(
 ) -> Callable[[Lang | str], Output]:
     """``report``, saying where the grade's equilibria came from."""
     known = from_book(source, result)
-    return lambda lang: source_report(report(lang), source.path, known, source.stores)
+    return lambda lang: source_report(report(lang), source.path, known, source.stores, lang)
 
 
 def _graded(
@@ -83,7 +84,8 @@ def house(request: GradeRequest) -> Answer:
     def ruled(lang: Lang | str) -> Output:
         graded = report(lang)
         return Output(
-            f"house rule: {words}\n{graded.text}", {"house_rule": words, **graded.payload}
+            f"{say('house_rule', lang)}: {words}\n{graded.text}",
+            {"house_rule": words, **graded.payload},
         )
 
     return answer_of(with_source(source, result, ruled), book_notices(source), kind="house")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from solver.app.report import Output
 from solver.book.check import BookCheck
 from solver.game.payloads import rules_payload
+from solver.util.language import Lang, Phrase, language
 
 if TYPE_CHECKING:  # not at run time: the book build imports the process pool and the cluster
     from solver.book.build import BuildProgress, BuildSummary
@@ -22,6 +23,18 @@ __all__ = [
     "source_report",
     "stats_report",
 ]
+
+_SOURCE = {
+    "unused": Phrase("book: not used (--no-book)", "книга решений: не используется (--no-book)"),
+    "from": Phrase("book: from {path}", "книга решений: из {path}"),
+    "solved": Phrase(
+        "book: solved, stored in {path}", "книга решений: решено сейчас, сохранено в {path}"
+    ),
+    "unstored": Phrase(
+        "book: solved, not stored in {path} (see the warning)",
+        "книга решений: решено сейчас, не сохранено в {path} (см. предупреждение)",
+    ),
+}
 
 
 def _duration(duration: float) -> str:
@@ -131,31 +144,39 @@ def stats_report(games: list[GameStats], path: Path) -> Output:
     return Output("\n".join(lines), payload)
 
 
-def source_line(path: Path | None, from_book: bool, stored: bool = True) -> str:
-    """Where an equilibrium came from: the book, or solved (and stored, when it could be).
+def source_line(
+    path: Path | None, from_book: bool, stored: bool = True, lang: Lang | str = Lang.EN
+) -> str:
+    """Where an equilibrium came from: the book, or solved (and stored, when it could be), in ``lang``.
 
     >>> source_line(Path("b.sqlite"), True), source_line(None, False)
     ('book: from b.sqlite', 'book: not used (--no-book)')
     >>> source_line(Path("b.sqlite"), False, stored=False)
     'book: solved, not stored in b.sqlite (see the warning)'
+    >>> source_line(Path("b.sqlite"), False, lang="ru")
+    'книга решений: решено сейчас, сохранено в b.sqlite'
+    >>> source_line(None, False, lang="fr")
+    Traceback (most recent call last):
+        ...
+    solver.errors.QuintetError: lang 'fr' is not one of: en, ru
     """
+    lang = language(lang)
     if path is None:
-        return "book: not used (--no-book)"
-    if from_book:
-        return f"book: from {path}"
-    return (
-        f"book: solved, stored in {path}"
-        if stored
-        else (f"book: solved, not stored in {path} (see the warning)")
-    )
+        return _SOURCE["unused"].text(lang)
+    key = "from" if from_book else "solved" if stored else "unstored"
+    return _SOURCE[key].text(lang).format(path=path)
 
 
 def source_report(
-    output: Output, path: Path | None, from_book: bool, stored: bool = True
+    output: Output,
+    path: Path | None,
+    from_book: bool,
+    stored: bool = True,
+    lang: Lang | str = Lang.EN,
 ) -> Output:
     """A report with where its equilibrium came from: the book, or solved (and stored)."""
     book = None if path is None else {"path": str(path), "from_book": from_book, "stored": stored}
-    text = f"{output.text}\n{source_line(path, from_book, stored)}"
+    text = f"{output.text}\n{source_line(path, from_book, stored, lang)}"
     return replace(output, text=text, payload={**output.payload, "book": book})
 
 

@@ -21,6 +21,7 @@ from solver.app.report_book import source_line
 from solver.app.report_grade import grade_lines
 from solver.app.requests import DEFAULT_BOOK, BookChoice, fresh_seed
 from solver.app.solving import source_of
+from solver.app.text import say
 from solver.book.source import EquilibriumSource
 from solver.errors import QuintetError
 from solver.game.cards import Lang
@@ -77,7 +78,7 @@ def _describe(
         shown[0] = len(warnings)
         return [
             *grade_lines(result, lang, likely=likely),
-            source_line(source.path, from_book(source, result), source.stores),
+            source_line(source.path, from_book(source, result), source.stores, lang),
         ]
 
     return lines
@@ -115,7 +116,7 @@ def play_session(
 
     def next_deal(game: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         # Game k of the session is the deal of seed + k, printed so it can be replayed.
-        write(f"seed {seed + game}")
+        write(f"{say('seed', request.lang)} {seed + game}")
         return deal(seed + game, rules).holdings
 
     holdings = next_deal(0)

@@ -155,7 +155,11 @@ def suggest(request: SuggestRequest) -> Answer:
         from_book = bool(source.from_book(holdings.mine, holdings.theirs, rules, payoff))
         return answer_of(
             lambda lang: source_report(
-                suggest_report([played], context, lang), source.path, from_book, source.stores
+                suggest_report([played], context, lang),
+                source.path,
+                from_book,
+                source.stores,
+                lang,
             ),
             notices + book_notices(source),
             kind="suggest",
@@ -218,6 +222,7 @@ def equilibrium(
             source.path,
             from_book,
             source.stores,
+            lang,
         )
         if request.with_certificate:
             output.payload["certificate"] = document

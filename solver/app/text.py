@@ -97,6 +97,7 @@ _WORDS: dict[str, Phrase] = {
     "new_loss": Phrase("new loss", "новая потеря"),
     "equilibrium_plays": Phrase("the equilibrium plays", "равновесие играет"),
     "points_unit": Phrase("points", "очк."),
+    "house_rule": Phrase("house rule", "домашнее правило"),
 }
 
 

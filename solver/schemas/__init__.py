@@ -44,6 +44,7 @@ FORMATS: dict[str, str] = {
     "analysis": "quintet-analysis/1",
     "report": "quintet-report/1",
     "certificate": "quintet-certificate/1",
+    "players": "quintet-players/1",
     "mixture": "quintet-mixture/1",
     "train": "quintet-train/1",
 }

@@ -15,6 +15,7 @@ the same input (the same report functions make both):
 ``GET /api/jobs/{id}``  a job's state, progress and document
 ``DELETE /api/jobs/{id}``  cancel a job
 ``POST /api/holdings`` the page's helper: both holdings, dealt or entered
+``GET /api/players``   the computer players (titles, descriptions) and the verdict bands
 =====================  ===============================================
 
 Bad input is answered 422 (the request's shape) or 400 (the library's
@@ -34,6 +35,7 @@ from fastapi import APIRouter, HTTPException, Request, status
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from solver.app.catalog import catalog
 from solver.app.limits import MAX_SAMPLES, MAX_TOP, MAX_WORKERS
 from solver.app.report import deal_report, display_order, hand_report, score_report
 from solver.app.requests import (
@@ -250,6 +252,13 @@ def holdings_of(body: HoldingsIn) -> dict[str, Any]:
         "opponent_holding": cards_payload(display_order(dealt.theirs)),
         "rules": rules_payload(body.rules()),
     }
+
+
+@router.get("/players", summary="the computer players and the verdict bands, in both languages")
+def players_of() -> dict[str, Any]:
+    """Every registry player (name, title, description in en and ru), the recommended one,
+    and each verdict's upper limit of equilibrium loss in points."""
+    return catalog().document
 
 
 def _manager(request: Request) -> JobManager:

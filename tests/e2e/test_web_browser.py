@@ -1,142 +1,43 @@
-"""The page of ``quintet serve`` in a real headless Chromium (Selenium, the system's chromedriver).
+"""The analysis view of ``quintet serve``'s page in a real headless Chromium.
 
-One server (uvicorn on a free loopback port, in a thread) and one browser for
-the module.  The scenario: deal seed 1, lay out all 25 cards by clicking,
-check the combinations shown against the library, grade the packets (the
-verdict and losses shown are the library's), play the computer to the final
-score, switch to Russian.  Screenshots go to ``$QUINTET_SCREENSHOTS``
-(default ``tests/artifacts/``, not committed).
+One server and one browser for the module (tests/support/browser.py).  The
+scenario: deal seed 1, lay out all 25 cards by clicking, check the combinations
+shown against the library, grade the packets (the verdict and losses shown are
+the library's), switch to Russian.  The table, the trainer and the session are
+tests/e2e/test_web_app.py.  Screenshots go to ``$QUINTET_SCREENSHOTS`` (default
+``tests/artifacts/``, not committed).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 from solver.analysis.grade import grade
-from solver.game.arrangement import Arrangement, score
+from solver.game.arrangement import Arrangement
 from solver.game.deal import deal
 from solver.game.evaluator import category
 from solver.game.payloads import cards_payload
 from solver.game.rules import Category, Rules
-from solver.models.heuristics import greedy_arrangement
-from tests.support import REPO
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-SHOTS = Path(os.environ.get("QUINTET_SCREENSHOTS") or REPO / "tests" / "artifacts")
-WAIT = 60  # seconds a page may take to show something (solves included)
+from tests.support.browser import css, open_browser, script_errors, serve, set_size, shot, until
 
 pytestmark = pytest.mark.slow
 
 
-def _install_chromium() -> None:
-    """Debian's chromium and chromium-driver, installed when missing (as root), else a failure."""
-    if Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists():
-        return
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.fail(
-            f"{CHROMIUM} and {CHROMEDRIVER} are needed: apt-get install chromium chromium-driver"
-        )
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    for command in (
-        ["apt-get", "update"],
-        ["apt-get", "install", "-y", "chromium", "chromium-driver"],
-    ):
-        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1200)
-        if done.returncode != 0:
-            pytest.fail(f"{' '.join(command)} failed: {done.stderr.strip()[-500:]}")
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.fail(f"apt-get installed chromium, but {CHROMIUM} or {CHROMEDRIVER} is missing")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    import uvicorn
-
-    from solver.web.app import create_app
-
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(time_limit=60), host="127.0.0.1", port=port, log_level="warning"
-    )
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 300  # a generous bound, not an expected duration
-    while not instance.started and thread.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert instance.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(timeout=30)
+    with serve() as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    _install_chromium()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="quintet-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1400,1300",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(WAIT)
-    try:
+def browser() -> Iterator[Any]:
+    with open_browser() as driver:
+        set_size(driver, "desktop")
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-def until(driver, condition, message: str):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
-        lambda d: condition(d), message=message
-    )
-
-
-def shot(driver, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(SHOTS / f"{name}.png"))
-
-
-def css(driver, selector: str):
-    from selenium.webdriver.common.by import By
-
-    return driver.find_elements(By.CSS_SELECTOR, selector)
 
 
 def hand_codes(driver) -> list[str]:
@@ -148,7 +49,7 @@ def packet_codes(driver, position: int) -> list[str]:
 
 
 def deal_seed(driver, base: str, seed: int) -> None:
-    driver.get(base + "/")
+    driver.get(base + "/?view=analysis")
     until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
     field = driver.find_element("id", "seed")
     field.clear()
@@ -197,19 +98,19 @@ def test_deal_lay_out_by_clicking_play_and_switch_to_russian(server, browser):
 
     # Grade the packets: the verdict and the figures shown are the library's.
     driver.find_element("id", "grade-btn").click()
-    shown = until(driver, lambda d: css(d, "#grade-verdict"), "the grade's verdict")[0]
+    shown = until(driver, lambda d: css(d, "#a-grade-verdict"), "the grade's verdict")[0]
     expected_grade = grade(mine, deal(1).holdings[1])
     assert shown.get_attribute("data-verdict") == expected_grade.verdict.value
     assert float(shown.get_attribute("data-loss")) == pytest.approx(
         expected_grade.equilibrium_loss, abs=1e-9
     )
     assert f"equilibrium loss {expected_grade.equilibrium_loss:.3f} points" in shown.text
-    exploitability = css(driver, "#grade-exploitability")[0]
+    exploitability = css(driver, "#a-grade-exploitability")[0]
     assert float(exploitability.get_attribute("data-exploitability")) == pytest.approx(
         expected_grade.exploitability
     )
     if expected_grade.change is not None:
-        change = css(driver, "#grade-change")[0]
+        change = css(driver, "#a-grade-change")[0]
         assert change.get_attribute("data-kind") == expected_grade.change.kind.value
         assert float(change.get_attribute("data-loss")) == pytest.approx(
             expected_grade.change.equilibrium_loss, abs=1e-9
@@ -217,51 +118,21 @@ def test_deal_lay_out_by_clicking_play_and_switch_to_russian(server, browser):
     driver.execute_script("document.getElementById('grade-panel').scrollIntoView()")
     shot(driver, "03b-graded")
 
-    # Play the greedy computer and reveal position by position.
-    from selenium.webdriver.support.ui import Select
-
-    Select(driver.find_element("id", "player")).select_by_value("greedy")
-    driver.find_element("id", "play-btn").click()
-    until(driver, lambda d: css(d, "#reveal-next"), "the game's first reveal button")
-    result = score(mine, greedy_arrangement(deal(1).holdings[1]))
-    for position in range(1, 6):
-        driver.find_element("id", "reveal-next").click()
-        row = until(
-            driver,
-            lambda d, p=position: css(d, f"#reveal-{p}[data-outcome]:not([data-outcome=''])"),
-            "a revealed row",
-        )[0]
-        outcome = {1: "win", 0: "tie", -1: "loss"}[int(result.outcomes[position - 1])]
-        assert row.get_attribute("data-outcome") == outcome
-        if position == 3:
-            shot(driver, "04-revealing")
-    final = until(driver, lambda d: css(d, "#final-score"), "the final score")[0]
-    assert final.get_attribute("data-points") == f"{result.points[0]}:{result.points[1]}"
-    assert final.get_attribute("data-result") == result.result.value
-    driver.execute_script("document.getElementById('play-panel').scrollIntoView()")
-    shot(driver, "05-final-score")
-
     # Russian: every page string and the combinations change; the URL keeps the language.
     driver.find_element("id", "lang-ru").click()
     until(driver, lambda d: d.find_element("tag name", "h1").text == "Квинтет", "the Russian title")
-    assert driver.find_element("id", "play-btn").text == "Играть"
+    assert driver.find_element("id", "grade-btn").text == "Оценить"
     names = [c.text for c in css(driver, ".packet .combo")]
     assert names == [Category(int(k)).russian for k in category(mine.array())]
-    assert "Вы " in driver.find_element("id", "final-score").text
     russian = {"best": "лучшая", "good": "хорошая", "inaccuracy": "неточность"}
     russian |= {"mistake": "ошибка", "blunder": "грубая ошибка"}
-    assert driver.find_element("id", "grade-verdict").text.startswith(
-        f"оценка: {russian[expected_grade.verdict.value]}; потеря против равновесия "
+    assert driver.find_element("id", "a-grade-verdict").text.startswith(
+        f"Оценка: {russian[expected_grade.verdict.value]}; потеря против равновесия "
     )
     assert parse_qs(urlparse(driver.current_url).query)["lang"] == ["ru"]
     driver.execute_script("window.scrollTo(0, 0)")
     shot(driver, "06-russian")
     assert not script_errors(driver)
-
-
-def script_errors(driver) -> list[str]:
-    """The page's uncaught script errors since the last call (Chromium's console log)."""
-    return [e["message"] for e in driver.get_log("browser") if e.get("source") == "javascript"]
 
 
 # ======================================================================= other ways in
@@ -307,7 +178,7 @@ def test_the_url_restores_the_position(server, browser):
     url = driver.current_url
     query = parse_qs(urlparse(url).query)
     assert query["seed"] == ["3"] and query["mode"] == ["mirror"]
-    driver.get(server + "/")
+    driver.get(server + "/?view=analysis")
     driver.get(url)
     until(driver, lambda d: len(hand_codes(d)) == 18, "the shared position")
     assert [packet_codes(driver, p) for p in (1, 2)] == laid
@@ -317,7 +188,7 @@ def test_entered_cards_independent_mode_and_errors(server, browser):
     from selenium.webdriver.support.ui import Select
 
     driver = browser
-    driver.get(server + "/")
+    driver.get(server + "/?view=analysis")
     until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
     independent = deal(4, Rules(discard_mode="independent"))
     driver.find_element("tag name", "summary").click()
@@ -383,20 +254,21 @@ def test_every_page_string_is_in_both_languages(server, browser):
     from solver.web.app import STATIC
 
     driver = browser
-    driver.get(server + "/")
+    driver.get(server + "/?view=analysis")
     until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
     keys = driver.execute_script(
         """
         const keys = (o, p) => Object.entries(o).flatMap(([k, v]) =>
             typeof v === "object" ? keys(v, p + k + ".") : [p + k]).sort();
         return {en: keys(I18N.en, ""), ru: keys(I18N.ru, ""),
-                used: [...document.querySelectorAll("[data-i18n]")].map(e => e.dataset.i18n)};
+                used: [...document.querySelectorAll("[data-i18n], [data-i18n-label]")].map(e => e.dataset.i18n || e.dataset.i18nLabel)};
         """
     )
     assert keys["en"] == keys["ru"]
     script = "".join(
-        (STATIC / name).read_text(encoding="utf-8") for name in ("app.js", "panels.js")
+        p.read_text(encoding="utf-8") for p in STATIC.glob("*.js") if p.name != "i18n.js"
     )
     used = set(keys["used"]) | set(re.findall(r'\bt\("(\w+)"', script))
+    used |= set(re.findall(r'button\([^,]+, "(\w+)"', script))
     assert used <= set(keys["en"]), used - set(keys["en"])
     assert len(used) > 40

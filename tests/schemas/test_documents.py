@@ -194,3 +194,10 @@ def test_the_certificate_in_a_file_and_in_the_web_answer(tmp_path):
         answer = client.post("/api/equilibrium", json=body).json()
     valid(answer, FORMATS["equilibrium"])
     valid(answer["certificate"], FORMATS["certificate"])
+
+
+def test_the_players_catalog():
+    from solver.web.app import create_app
+
+    with TestClient(create_app()) as client:
+        valid(client.get("/api/players").json(), FORMATS["players"])

@@ -486,3 +486,13 @@ def test_serve_without_the_web_extra_names_it(capsys, monkeypatch):
         error
         == 'quintet: error: quintet serve needs the web extra: pip install "quintet-solver[web]"'
     )
+
+
+def test_players_are_the_catalog(client):
+    from solver.app.catalog import catalog
+
+    response = client.get("/api/players")
+    assert response.status_code == 200
+    assert response.json() == catalog().document
+    names = [p["name"] for p in response.json()["players"]]
+    assert "house" in names and response.json()["recommended"] == "house"

@@ -1,15 +1,17 @@
-// The Quintet page: deal, lay out five packets, evaluate them, run jobs; the panels
-// (suggest, equilibrium, play, grade) are in panels.js.  State lives in `state` and in the URL
-// (seed, mode, rules, cards, arrangement, language).
+// The Quintet page's core: state, words, the server, jobs, the URL and the three views
+// (play at the table, train, analyse).  The packets are laid out in layout.js; the session
+// (history, review queue, rating) is session.js; the views are table.js, trainer.js, panels.js.
 "use strict";
 (function () {
   const N_PACKETS = 5;
   const PACKET_SIZE = 5;
-  const POLL_MS = 200;
+  const POLL_MS = 150;
+  const VIEWS = ["play", "train", "analysis"];
   const $ = (id) => document.getElementById(id);
 
   const state = {
     lang: "en",
+    view: "play",
     seed: 1,
     mode: "mirror",
     aceLow: false,
@@ -22,30 +24,37 @@
     packets: [[], [], [], [], []],
     selected: 0,
     job: null, // the running job's id
-    lastEquilibrium: null,
-    lastSuggest: null,
-    lastGrade: null, // the grade of the packets as they were laid out when graded
-    game: null, // the play result and how many positions are revealed
+    players: [], // GET /api/players: name, title, description
+    verdicts: [], // the verdict bands: verdict, below (points), words
+    recommended: "house",
   };
-  const evalCache = new Map();
+  const hooks = { changed: [], language: [], dealt: [] };
 
   // ---------- words ----------
   function t(key, values) {
     let text = (I18N[state.lang] || I18N.en)[key];
     if (text === undefined) text = I18N.en[key] || key;
-    for (const [name, value] of Object.entries(values || {})) text = text.replace("{" + name + "}", value);
+    for (const [name, value] of Object.entries(values || {})) text = text.split("{" + name + "}").join(value);
     return text;
   }
   const categoryName = (key) => (I18N[state.lang].category || {})[key] || key;
+  const verdictName = (key) => (I18N[state.lang].verdicts || I18N.en.verdicts)[key] || key;
+  const playerInfo = (name) => state.players.find((p) => p.name === name);
+  const playerTitle = (name) => {
+    const info = playerInfo(name);
+    return info ? info.title[state.lang] : name;
+  };
 
   function translatePage() {
     document.documentElement.lang = state.lang;
     document.title = t("title");
     for (const element of document.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+    for (const element of document.querySelectorAll("[data-i18n-label]")) {
+      element.setAttribute("aria-label", t(element.dataset.i18nLabel));
+    }
     for (const button of document.querySelectorAll("[data-lang]")) {
       button.setAttribute("aria-pressed", String(button.dataset.lang === state.lang));
     }
-    $("player-description").textContent = I18N[state.lang].player_desc[$("player").value] || "";
   }
 
   // ---------- the server ----------
@@ -78,25 +87,30 @@
     $("message").textContent = text || "";
   }
 
-  // ---------- the URL ----------
+  // ---------- the URL: old links (?seed=&arr=&lang=&mode=) open the analysis view ----------
   function writeUrl() {
     const params = new URLSearchParams();
     params.set("lang", state.lang);
-    params.set("mode", state.mode);
-    if (state.aceLow) params.set("ace", "1");
-    if (state.flushBeats) params.set("flush", "1");
-    params.set("seed", String(state.seed));
-    if (!state.dealt) {
-      params.set("cards", state.cardsText);
-      if (state.opponentText) params.set("opp", state.opponentText);
+    params.set("view", state.view);
+    if (state.view === "analysis") {
+      params.set("mode", state.mode);
+      if (state.aceLow) params.set("ace", "1");
+      if (state.flushBeats) params.set("flush", "1");
+      params.set("seed", String(state.seed));
+      if (!state.dealt) {
+        params.set("cards", state.cardsText);
+        if (state.opponentText) params.set("opp", state.opponentText);
+      }
+      if (state.packets.some((p) => p.length)) params.set("arr", state.packets.map((p) => p.join("")).join("_"));
     }
-    if (state.packets.some((p) => p.length)) params.set("arr", state.packets.map((p) => p.join("")).join("_"));
     history.replaceState(null, "", "?" + params.toString());
   }
 
   function readUrl() {
     const params = new URLSearchParams(location.search);
     state.lang = params.get("lang") === "ru" ? "ru" : "en";
+    const view = params.get("view");
+    state.view = VIEWS.includes(view) ? view : params.get("seed") || params.get("cards") ? "analysis" : "play";
     state.mode = params.get("mode") === "independent" ? "independent" : "mirror";
     state.aceLow = params.get("ace") === "1";
     state.flushBeats = params.get("flush") === "1";
@@ -129,25 +143,21 @@
     state.seed = data.seed;
     state.holding = data.holding;
     state.opponent = data.opponent_holding;
-    state.packets = [[], [], [], [], []];
-    state.selected = 0;
-    state.game = null;
-    if (arrangement) {
-      const free = new Set(state.holding);
-      arrangement.slice(0, N_PACKETS).forEach((packet, i) => {
-        for (const code of packet.slice(0, PACKET_SIZE)) {
-          if (free.delete(code)) state.packets[i].push(code);
-        }
-      });
-      state.selected = Math.max(0, state.packets.findIndex((p) => p.length < PACKET_SIZE));
-    }
     $("table").hidden = false;
-    $("analysis").hidden = false;
-    $("suggest-result").replaceChildren();
-    $("equilibrium-result").replaceChildren();
-    $("play-result").replaceChildren();
     syncControls();
-    changed();
+    for (const hook of hooks.dealt) hook();
+    Quintet.layout.setArrangement(arrangement || [[], [], [], [], []]);
+  }
+
+  // A deal of the session (play and train views): seed and rules given.
+  function dealSession(seed, rules) {
+    state.seed = seed;
+    state.dealt = true;
+    state.cardsText = state.opponentText = null;
+    state.mode = rules.discard_mode;
+    state.aceLow = rules.ace_low_straight;
+    state.flushBeats = rules.flush_beats_full_house;
+    return loadHoldings(null);
   }
 
   async function dealBySeed() {
@@ -165,212 +175,12 @@
     await loadHoldings(null).catch((error) => showMessage(error.message));
   }
 
-  // ---------- laying out packets ----------
-  const inHand = () => {
-    const laid = new Set(state.packets.flat());
-    return state.holding.filter((code) => !laid.has(code));
-  };
-
-  function nextOpen(from) {
-    for (let k = 0; k < N_PACKETS; k++) {
-      const i = (from + k) % N_PACKETS;
-      if (state.packets[i].length < PACKET_SIZE) return i;
-    }
-    return from;
-  }
-
-  function takeOut(code) {
-    for (const packet of state.packets) {
-      const at = packet.indexOf(code);
-      if (at >= 0) packet.splice(at, 1);
-    }
-  }
-
-  function moveTo(code, target) {
-    // target: a packet index or "hand"
-    if (!state.holding.includes(code)) return;
-    if (target === "hand") {
-      takeOut(code);
-    } else {
-      if (state.packets[target].includes(code)) return;
-      if (state.packets[target].length >= PACKET_SIZE) {
-        showMessage(t("cards_of", { n: PACKET_SIZE }));
-        return;
-      }
-      takeOut(code);
-      state.packets[target].push(code);
-      if (state.packets[target].length >= PACKET_SIZE) state.selected = nextOpen(target);
-    }
-    state.game = null;
-    $("play-result").replaceChildren();
-    changed();
-  }
-
-  function place(code) {
-    const target = state.packets[state.selected].length < PACKET_SIZE ? state.selected : nextOpen(state.selected);
-    moveTo(code, target);
-  }
-
-  function changed() {
-    if (state.lastGrade) {
-      state.lastGrade = null; // a grade is of the packets graded, not of these
-      $("grade-result").replaceChildren();
-    }
-    renderTable();
-    writeUrl();
-    evaluatePackets();
-  }
-
-  function focusCard(code) {
-    const element = document.querySelector(`#hand [data-card="${code}"]`) || document.querySelector("#hand .card");
-    if (element) element.focus();
-  }
-
-  function cardElement(code, zone) {
-    const element = Cards.element(code, state.lang, true);
-    element.addEventListener("click", (event) => {
-      event.stopPropagation();
-      if (zone === "hand") {
-        const next = inHand()[inHand().indexOf(code) + 1];
-        place(code);
-        focusCard(next);
-      } else {
-        moveTo(code, "hand");
-      }
-    });
-    element.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        element.click();
-      } else if (zone === "hand" && /^[1-5]$/.test(event.key)) {
-        event.preventDefault();
-        const next = inHand()[inHand().indexOf(code) + 1];
-        moveTo(code, Number(event.key) - 1);
-        focusCard(next);
-      }
-    });
-    element.addEventListener("dragstart", (event) => {
-      event.dataTransfer.setData("text/plain", code);
-      event.dataTransfer.effectAllowed = "move";
-    });
-    return element;
-  }
-
-  function dropZone(element, target) {
-    element.addEventListener("dragover", (event) => {
-      event.preventDefault();
-      element.classList.add("over");
-    });
-    element.addEventListener("dragleave", () => element.classList.remove("over"));
-    element.addEventListener("drop", (event) => {
-      event.preventDefault();
-      element.classList.remove("over");
-      const code = event.dataTransfer.getData("text/plain");
-      if (code) moveTo(code, target);
-    });
-  }
-
-  function sortCards(codes) {
-    return [...codes].sort((a, b) => Cards.cardId(b) - Cards.cardId(a));
-  }
-
-  function buildPackets() {
-    const box = $("packets");
-    for (let i = 0; i < N_PACKETS; i++) {
-      const packet = document.createElement("div");
-      packet.className = "packet dropzone";
-      packet.id = "packet-" + (i + 1);
-      packet.dataset.position = String(i + 1);
-      packet.tabIndex = -1;
-      packet.innerHTML =
-        '<div class="packet-head"><span class="position"></span><span class="packet-points"></span></div>' +
-        '<div class="cards packet-cards"></div>' +
-        '<div class="packet-foot"><span class="combo"></span> <span class="strength"></span></div>';
-      packet.addEventListener("click", () => {
-        state.selected = i;
-        renderTable();
-      });
-      dropZone(packet, i);
-      box.appendChild(packet);
-    }
-    dropZone($("hand"), "hand");
-  }
-
-  function renderTable() {
-    const hand = $("hand");
-    hand.replaceChildren(...inHand().map((code) => cardElement(code, "hand")));
-    const points = [3, 4, 5, 6, 7];
-    state.packets.forEach((cards, i) => {
-      const packet = $("packet-" + (i + 1));
-      packet.classList.toggle("selected", i === state.selected);
-      packet.classList.toggle("full", cards.length === PACKET_SIZE);
-      packet.dataset.count = String(cards.length);
-      packet.setAttribute("aria-label", `${t("position")} ${i + 1}`);
-      packet.querySelector(".position").textContent = `${t("position")} ${i + 1}`;
-      packet.querySelector(".packet-points").textContent = `${points[i]} ${t("points")}`;
-      packet.querySelector(".packet-cards").replaceChildren(...cards.map((code) => cardElement(code, i)));
-      showEvaluation(i);
-    });
-    const laid = state.packets.flat().length;
-    $("laid-count").dataset.count = String(laid);
-    $("laid-count").textContent = t("laid", { n: laid });
-    $("opponent-hand").replaceChildren(...state.opponent.map((code) => Cards.element(code, state.lang, false)));
-    $("play-btn").disabled = laid !== N_PACKETS * PACKET_SIZE || state.job !== null;
-  }
-
-  // ---------- combinations and strengths (POST /api/eval) ----------
-  const evalKey = (cards) => JSON.stringify([sortCards(cards), rulesBody()]);
-
-  function evaluate(cards) {
-    const key = evalKey(cards);
-    if (!evalCache.has(key)) {
-      const request = api("POST", "/api/eval", { ...rulesBody(), cards: cards.join(" ") });
-      request.then(
-        (result) => {
-          request.result = result;
-        },
-        () => evalCache.delete(key),
-      );
-      evalCache.set(key, request);
-    }
-    return evalCache.get(key);
-  }
-
-  function showEvaluation(i) {
-    const packet = $("packet-" + (i + 1));
-    const cards = state.packets[i];
-    const combo = packet.querySelector(".combo");
-    const strength = packet.querySelector(".strength");
-    const done = evalCache.get(evalKey(cards));
-    if (cards.length < PACKET_SIZE || !done || !done.result) {
-      combo.textContent = cards.length < PACKET_SIZE ? t("cards_of", { n: cards.length }) : "…";
-      combo.dataset.category = "";
-      strength.textContent = "";
-      strength.dataset.strength = "";
-      return;
-    }
-    combo.textContent = categoryName(done.result.category);
-    combo.dataset.category = done.result.category;
-    strength.textContent = t("strength", { s: done.result.strength, top: done.result.max_strength });
-    strength.dataset.strength = String(done.result.strength);
-  }
-
-  function evaluatePackets() {
-    state.packets.forEach((cards, i) => {
-      if (cards.length !== PACKET_SIZE) return;
-      const request = evaluate(cards);
-      request
-        .then(() => showEvaluation(i))
-        .catch((error) => showMessage(error.message));
-    });
-  }
-
   // ---------- jobs: start, poll, cancel ----------
   function setBusy(busy) {
     for (const button of document.querySelectorAll("button.job")) button.disabled = busy;
     $("progress").hidden = !busy;
     if (!busy) state.job = null;
-    renderTable();
+    document.body.dataset.busy = String(busy);
   }
 
   async function runJob(kind, body, onProgress) {
@@ -386,7 +196,7 @@
         if (status.state === "timeout") throw new Error(t("timeout"));
         if (status.state === "error") throw new Error(status.error);
         if (status.state === "failed") throw new Error(t("failed", { e: status.error }));
-        $("progress-text").textContent = onProgress(status);
+        $("progress-text").textContent = (onProgress || working)(status);
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     } finally {
@@ -400,47 +210,53 @@
     if (state.job) await api("DELETE", "/api/jobs/" + state.job).catch(() => null);
   }
 
-  // ---------- shared by the panels ----------
-  function arrangementRow(packets) {
-    const row = document.createElement("div");
-    row.className = "arrangement";
-    packets.forEach((packet) => {
-      const group = document.createElement("span");
-      group.className = "mini-packet";
-      group.textContent = sortCards(packet).map((code) => Cards.label(code, state.lang)).join(" ");
-      row.appendChild(group);
-    });
-    return row;
-  }
-
-  function useArrangement(packets) {
-    state.packets = packets.map((packet) => sortCards(packet));
-    state.selected = 0;
-    state.game = null;
-    $("play-result").replaceChildren();
-    changed();
-  }
-
   function percent(x) {
     return (100 * x).toFixed(1) + "%";
   }
 
-  // ---------- language ----------
+  function el(tag, attrs, text) {
+    const element = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key === "class") element.className = value;
+      else if (key.startsWith("data-")) element.dataset[key.slice(5).replace(/-(\w)/g, (m, c) => c.toUpperCase())] = value;
+      else element.setAttribute(key, value);
+    }
+    if (text !== undefined) element.textContent = text;
+    return element;
+  }
+
+  function button(id, key, onClick, extra) {
+    const b = el("button", { type: "button", ...(id ? { id } : {}), ...(extra || {}) }, t(key));
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  // ---------- views and language ----------
+  function setView(view) {
+    state.view = view;
+    document.body.dataset.view = view;
+    for (const link of document.querySelectorAll("[data-view]")) {
+      if (link.dataset.view === view) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+    for (const section of document.querySelectorAll("[data-views]")) {
+      section.hidden = !section.dataset.views.split(" ").includes(view);
+    }
+    if (view !== "analysis") Quintet.session.resume(view);
+    writeUrl();
+  }
+
   function setLanguage(lang) {
     state.lang = lang;
     translatePage();
-    renderTable();
-    Quintet.panels.renderSuggestion();
-    Quintet.panels.renderEquilibrium();
-    Quintet.panels.renderGame();
-    Quintet.panels.renderGrade();
+    for (const hook of hooks.language) hook();
     writeUrl();
   }
 
   // ---------- start ----------
-  function start() {
-    buildPackets();
+  async function start() {
     const arrangement = readUrl();
+    Quintet.layout.build();
     syncControls();
     translatePage();
     $("deal-seed").addEventListener("click", dealBySeed);
@@ -452,26 +268,37 @@
         else writeUrl();
       });
     }
-    $("clear").addEventListener("click", () => useArrangement([[], [], [], [], []]));
-    $("suggest-btn").addEventListener("click", Quintet.panels.suggest);
-    $("equilibrium-btn").addEventListener("click", Quintet.panels.equilibrium);
-    $("play-btn").addEventListener("click", Quintet.panels.play);
-    $("grade-btn").addEventListener("click", Quintet.panels.grade);
     $("cancel").addEventListener("click", cancelJob);
-    $("player").addEventListener("change", translatePage);
-    for (const button of document.querySelectorAll("[data-lang]")) {
-      button.addEventListener("click", () => setLanguage(button.dataset.lang));
+    for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => setLanguage(b.dataset.lang));
+    for (const link of document.querySelectorAll("a[data-view]")) {
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        setView(link.dataset.view);
+      });
     }
+    try {
+      const catalog = await api("GET", "/api/players");
+      state.players = catalog.players;
+      state.verdicts = catalog.verdicts;
+      state.recommended = catalog.recommended;
+    } catch (error) {
+      showMessage(error.message);
+    }
+    for (const module of [Quintet.session, Quintet.panels, Quintet.table, Quintet.trainer]) module.init();
+    translatePage();
+    for (const hook of hooks.language) hook();
     document.body.dataset.ready = "true";
-    if (location.search && (state.seed !== null || state.cardsText)) {
-      loadHoldings(arrangement).catch((error) => showMessage(error.message));
+    if (state.view === "analysis" && (state.seed !== null || state.cardsText)) {
+      await loadHoldings(arrangement).catch((error) => showMessage(error.message));
     }
+    setView(state.view);
   }
 
   window.Quintet = {
-    N_PACKETS, PACKET_SIZE, state, t, categoryName, api, holdingsBody, showMessage, evaluate,
-    sortCards, runJob, working, useArrangement, percent, arrangementRow, panels: null,
+    N_PACKETS, PACKET_SIZE, state, hooks, t, categoryName, verdictName, playerInfo, playerTitle, api,
+    rulesBody, holdingsBody, showMessage, runJob, working, percent, el, button, writeUrl, dealSession,
+    translatePage, layout: null, session: null, panels: null, table: null, trainer: null,
   };
-  // After every deferred script: panels.js fills Quintet.panels.
+  // After every deferred script: the other modules fill their parts of Quintet.
   document.addEventListener("DOMContentLoaded", start);
 })();

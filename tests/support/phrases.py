@@ -1,0 +1,39 @@
+"""The page's own phrase table (solver/web/static/i18n.js), to find English left in Russian text.
+
+>>> "equilibrium" in english_words()
+True
+>>> leftovers("Оценка: лучшая; equilibrium loss 0.000, book: from /tmp/b.sqlite")
+['equilibrium', 'loss', 'book', 'from']
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from tests.support import REPO
+
+I18N = REPO / "solver" / "web" / "static" / "i18n.js"
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for s in _STRING.findall(text) for w in _WORD.findall(s)}
+
+
+@cache
+def english_words() -> frozenset[str]:
+    """Words of three letters or more in the English table and nowhere in the Russian one
+    (so "API", "Enter" or "quintet train --history", written the same in both, are left out)."""
+    text = I18N.read_text(encoding="utf-8")
+    english, russian = text.split("\n  ru: {", 1)
+    return frozenset(_words(english) - _words(russian))
+
+
+def leftovers(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
+    """English words of the phrase table in ``text`` (paths, flags and ``allowed`` words aside)."""
+    tokens = [t for t in text.split() if "/" not in t and not t.startswith("-")]
+    found = [w.lower() for t in tokens for w in _WORD.findall(t)]
+    words = english_words()
+    return [w for w in found if w in words and w not in allowed]
