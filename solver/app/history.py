@@ -114,7 +114,7 @@ def _rules(record: Mapping[str, Any]) -> Rules:
             discard_mode=DiscardMode(mode),
             **options,
         )
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:  # QuintetError is a ValueError
         raise _BadLineError(f"bad rules: {error}") from None
 
 
@@ -181,12 +181,19 @@ def _deal(record: Mapping[str, Any], line: int) -> PlayedDeal:
 
 
 def _json_records(text: str) -> Iterator[tuple[int, Mapping[str, Any] | str]]:
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
+            continue
+        if number == len(lines) and not text.endswith("\n"):
+            yield number, "cut short (a crash or a full disk?)"
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:
+        except RecursionError:
+            yield number, "not JSON (nested too deeply)"
+            continue
+        except ValueError:  # not JSON, or an integer of more than 4,300 digits
             yield number, "not JSON"
             continue
         yield number, record if isinstance(record, dict) else "not a JSON object"

@@ -103,6 +103,7 @@ def train_series(request: TrainRequest, read: Read, write: Write, warn: Write | 
         history=None if request.history is None else Path(request.history),
         resume=request.resume,
         solver=source,
+        warn=warn,
     )
 
 

@@ -20,9 +20,7 @@ solver.errors.QuintetError: resume needs csv="FILE" (the file to resume)
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import IO
 
 from solver.app.answers import Answer, Notice, answer_of
 from solver.app.games_csv import GamesCsv, finished_deals
@@ -39,7 +37,7 @@ from solver.play.tournament import (
     used_jobs,
 )
 from solver.schemas import versioned
-from solver.util.files import atomic_output, check_output_path
+from solver.util.files import check_output_path
 
 __all__ = ["TournamentRequest", "TournamentRun"]
 
@@ -117,15 +115,7 @@ class TournamentRun:
             text = f"all {config.deals} deals are already in {request.csv}: nothing to play"
             document = {"deals": config.deals, "resumed_deals": len(done), "csv": request.csv}
             return Answer(versioned("tournament", document), lambda lang: text, self.warnings)
-        sheets: list[GamesCsv] = []  # an interrupt before any new deal keeps the old file
-        sink: AbstractContextManager[IO[str] | None] = (
-            atomic_output(request.csv, keep_on_interrupt=lambda: sheets[0].deals > len(done))
-            if request.csv is not None
-            else nullcontext()
-        )
-        with sink as handle:
-            sheet = GamesCsv(handle, done)
-            sheets.append(sheet)
+        with GamesCsv(request.csv, done) as sheet:
 
             def save(record: DealRecord) -> None:
                 sheet.save(record)

@@ -195,7 +195,7 @@ class Rules:
         ):
             raise RulesError(f"position points must be positive integers, got {points}")
         if max(points) > MAX_POSITION_POINTS:
-            # The solvers' integer arithmetic (CP-SAT coefficients, int32 payoffs) stays exact.
+            # CP-SAT coefficients are points * total (total <= ~1e6): the objective stays < 1e10.
             raise RulesError(
                 f"position points must be at most {MAX_POSITION_POINTS}, got {max(points)}"
             )

@@ -24,11 +24,10 @@ solver.errors.QuintetError: deals must be at least 1, got 0
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from solver.analysis.grade import Grade, Verdict, grade
 from solver.analysis.payloads import grade_payload
@@ -36,42 +35,12 @@ from solver.book.source import EquilibriumSolver
 from solver.errors import QuintetError
 from solver.game.cards import format_cards
 from solver.game.deal import deal
-from solver.game.payloads import rules_payload
-from solver.game.rules import Rules
 from solver.play.interactive import Table, lay_out
 from solver.play.phrases import TEXT, VERDICTS
-from solver.schemas import FORMATS
+from solver.play.train_history import FORMAT, HistoryWriter, Series, read_history
 from solver.util.language import Lang
 
 __all__ = ["FORMAT", "Series", "Tally", "read_history", "train"]
-
-FORMAT = FORMATS["train"]
-
-
-@dataclass(frozen=True)
-class Series:
-    """A training series: how many deals, from which seed, under which rules."""
-
-    deals: int
-    seed: int
-    rules: Rules
-
-    def __post_init__(self) -> None:
-        if self.deals < 1:
-            raise QuintetError(f"deals must be at least 1, got {self.deals}", argument="deals")
-
-    def deal_seed(self, index: int) -> int:
-        """The seed of deal ``index`` (from 0)."""
-        return self.seed + index
-
-    def header(self) -> dict[str, Any]:
-        """What every history line repeats about the series."""
-        return {
-            "format": FORMAT,
-            "seed": self.seed,
-            "deals": self.deals,
-            "rules": rules_payload(self.rules),
-        }
 
 
 @dataclass
@@ -100,71 +69,30 @@ class Tally:
         )
 
 
-def read_history(path: Path, series: Series) -> list[dict[str, Any]]:
-    """The records of ``path`` (none if it is missing), checked against ``series``.
-
-    Raises
-    ------
-    QuintetError
-        If a line is not a record of this series (another seed, count or
-        rules), or not JSON.
-    """
-    if not path.exists():
-        return []
-    records = []
-    header = series.header()
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise QuintetError(f"history {path}: cannot read: {error}", argument="history") from None
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            raise QuintetError(
-                f"history {path}: line {number} is not JSON", argument="history"
-            ) from None
-        if not isinstance(record, dict) or any(record.get(k) != v for k, v in header.items()):
-            raise QuintetError(
-                f"history {path}: line {number} is from another series (seed, deals or rules "
-                f"differ from seed {series.seed}, {series.deals} deals)",
-                argument="history",
-            )
-        records.append(record)
-    return records
-
-
 def _open_history(
-    path: Path | None, resume: bool, series: Series
-) -> tuple[IO[str] | None, list[dict[str, Any]]]:
-    """The history opened for appending (checked writable) and its records."""
+    path: Path | None, resume: bool, series: Series, warn: Callable[[str], None]
+) -> tuple[HistoryWriter | None, list[dict[str, Any]]]:
+    """The history opened for appending (a cut last line dropped) and its records."""
     if path is None:
         return None, []
-    records = read_history(path, series)
-    if records and not resume:
+    history = read_history(path, series)
+    if history.records and not resume:
         raise QuintetError(
-            f"history {path} already holds {len(records)} deal(s); resume it or choose "
-            "another file",
+            f"history {path} already holds {len(history.records)} deal(s); resume it or "
+            "choose another file",
             argument="history",
         )
-    try:
-        handle = path.open("a", encoding="utf-8")
-    except OSError as error:
-        raise QuintetError(
-            f"history {path}: cannot write: {error.strerror}", argument="history"
-        ) from None
-    return handle, records
+    for warning in history.warnings:
+        warn(warning)
+    return HistoryWriter(path, history), history.records
 
 
-def _record(handle: IO[str] | None, series: Series, index: int, result: Grade) -> None:
+def _record(handle: HistoryWriter | None, series: Series, index: int, result: Grade) -> None:
     if handle is None:
         return
     line = {**series.header(), "deal": index, "deal_seed": series.deal_seed(index)}
     line["grade"] = grade_payload(result)
-    handle.write(json.dumps(line, ensure_ascii=True) + "\n")
-    handle.flush()  # graded deals survive Ctrl-C and the end of input
+    handle.write(line)  # flushed: graded deals survive Ctrl-C, kills and the end of input
 
 
 def train(
@@ -177,14 +105,16 @@ def train(
     history: Path | None = None,
     resume: bool = False,
     solver: EquilibriumSolver | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> int:
     """Play a training series on a console; return the exit status (0).
 
     ``describe`` turns a grade into the lines shown after each deal;
-    ``solver`` gives the deals' equilibria (as for :func:`~solver.analysis.grade.grade`).
+    ``solver`` gives the deals' equilibria (as for :func:`~solver.analysis.grade.grade`);
+    ``warn`` sees the warnings (a last line of the history cut short, dropped).
     """
     text = TEXT[Lang(lang)]
-    handle, records = _open_history(history, resume, series)
+    handle, records = _open_history(history, resume, series, warn or write)
     tally = Tally()
     for record in records:  # the running score covers the whole series
         tally.add(float(record["grade"]["equilibrium_loss"]), str(record["grade"]["verdict"]))

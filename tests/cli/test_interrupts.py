@@ -41,11 +41,11 @@ def _tournament(csv_path: Path, *extra: str) -> list[str]:
 
 
 def _wait_for_rows(folder: Path, process: subprocess.Popen) -> None:
-    """Until the temporary CSV holds a finished deal (rows are flushed as deals finish)."""
+    """Until the CSV holds a finished deal (rows are appended to it as deals finish)."""
     deadline = time.monotonic() + 600  # a generous bound, not an expected duration
     while time.monotonic() < deadline:
         for name in os.listdir(folder):
-            if name.endswith(".tmp") and len((folder / name).read_text().splitlines()) > 1:
+            if name.endswith(".csv") and len((folder / name).read_text().splitlines()) > 1:
                 return
         assert process.poll() is None, process.communicate()
         time.sleep(0.02)
