@@ -185,16 +185,16 @@ def _json_records(text: str) -> Iterator[tuple[int, Mapping[str, Any] | str]]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        if number == len(lines) and not text.endswith("\n"):
-            yield number, "cut short (a crash or a full disk?)"
-            continue
+        # A last line without its end of line is whole when it parses (text pasted or
+        # kept by a browser); one that does not was cut short by a crash or a full disk.
+        unended = number == len(lines) and not text.endswith("\n")
         try:
             record = json.loads(line)
         except RecursionError:
             yield number, "not JSON (nested too deeply)"
             continue
         except ValueError:  # not JSON, or an integer of more than 4,300 digits
-            yield number, "not JSON"
+            yield number, "cut short (a crash or a full disk?)" if unended else "not JSON"
             continue
         yield number, record if isinstance(record, dict) else "not a JSON object"
 

@@ -62,10 +62,13 @@ def load_command(name: str, module: str) -> Any:
     raise LookupError(f"solver.cli.{module} has no command {name!r}")
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(
+    argv: Sequence[str] | None = None, *, complete: bool = False
+) -> argparse.ArgumentParser:
     """The argument parser of ``quintet`` for ``argv``: every command is listed, but only
     the command ``argv`` names is imported and given its arguments (the others are names
     with their help, so that ``quintet --help`` and every command start fast).
+    ``complete``: every command with all its arguments (the command reference).
 
     >>> build_parser(["deal"]).parse_args(["deal", "--seed", "3"]).seed
     3
@@ -86,10 +89,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub.required = True
     chosen = _command_name(sys.argv[1:] if argv is None else argv)
     modules = {name: module for name, _, module in COMMAND_TABLE}
-    plugins = {} if chosen in modules else {spec.name: spec for spec in plugin_commands()}
+    plugins = {} if chosen in modules and not complete else {s.name: s for s in plugin_commands()}
     listing = [entry[:2] for entry in COMMAND_TABLE] + [(s.name, s.help) for s in plugins.values()]
     for name, help_text in listing:
-        if name != chosen:
+        if name != chosen and not complete:
             sub.add_parser(name, help=help_text)
             continue
         spec = plugins[name] if name in plugins else load_command(name, modules[name])

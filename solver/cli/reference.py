@@ -7,7 +7,7 @@ from the options.
 >>> page = command_reference()
 >>> page.startswith("# Command reference") and "## `quintet suggest`" in page
 True
->>> [name for name, _ in commands(build_parser())][:3]
+>>> [name for name, _ in commands(build_parser(complete=True))][:3]
 ['quintet', 'quintet eval', 'quintet deal']
 """
 
@@ -47,7 +47,7 @@ def command_reference() -> str:
             "what `quintet COMMAND --help` prints. What `--json` prints is described in "
             "[the JSON formats](formats.md).",
         ]
-        for name, parser in commands(build_parser()):
+        for name, parser in commands(build_parser(complete=True)):
             sections += ["", f"## `{name}`", ""]
             if parser.description and name != "quintet":
                 sections += [parser.description, ""]

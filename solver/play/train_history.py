@@ -16,7 +16,7 @@ from the file before the series resumes after the last complete deal.
 >>> history = read_history(path, Series(deals=2, seed=5, rules=Rules()))
 >>> history.records, history.warnings
 ([], ('history ...h.jsonl: line 1: cut short (a crash or a full disk?): dropped',))
->>> _ = open(path, "w").write("[[[\\n")
+>>> _ = open(path, "w").write("[1, 2]\\n")
 >>> read_history(path, Series(deals=2, seed=5, rules=Rules()))
 Traceback (most recent call last):
     ...

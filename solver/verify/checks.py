@@ -17,7 +17,7 @@ All payoffs are player 1's: margin in points, or win 1, draw 1/2, loss 0.
 >>> verify_document({"format": "quintet-mixture/1"})
 Traceback (most recent call last):
     ...
-solver.verify.checks.NotACertificateError: not a certificate: format is 'quintet-mixture/1', not 'quintet-certificate/1'
+solver.errors.NotACertificateError: not a certificate: format is 'quintet-mixture/1', not 'quintet-certificate/1'
 """
 
 from __future__ import annotations

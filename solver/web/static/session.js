@@ -12,8 +12,8 @@
   const GOOD = ["best", "good"];
   const RATING_DEALS = 20;
   const DEFAULT_RULES = { position_points: [3, 4, 5, 6, 7], discard_mode: "mirror", ace_low_straight: false, flush_beats_full_house: false };
-  // The grade document's fields that are not the grade itself (grade_report and the book).
-  const NOT_GRADE = ["seed", "dealt", "holding", "opponent_holding", "rules", "book"];
+  // The grade document's fields that are not the grade itself (its format, grade_report and the book).
+  const NOT_GRADE = ["format", "seed", "dealt", "holding", "opponent_holding", "rules", "book"];
   // Fields Python writes as floats ("0.0", not "0").
   const FLOATS = new Set(["game_value", "value", "equilibrium_loss", "certificate_gap", "win_loss", "exploitability", "best", "gap", "probability"]);
 
