@@ -33,6 +33,8 @@ BENCHMARKS = [
     ("Tournament", "bench_tournament.py", "--deals 100", "--deals 4"),
     ("Grading", "bench_grade.py", "--deals 20", "--deals 3"),
     ("Solution book", "bench_book.py", "--margin 40 --win 20", "--margin 4 --win 2"),
+    ("Certificates: verify and the certificate's cost", "bench_certificate.py",
+     "--deals 20 --positions 3", "--deals 3"),
 ]  # fmt: skip
 
 
