@@ -37,6 +37,8 @@ BENCHMARKS = [
      "--deals 5 --repeats 2 --fresh 2"),
     ("Start-up, frontier and equilibria in CPU seconds", "bench_startup.py", "--repeat 9 --deals 20",
      "--repeat 3 --deals 2"),
+    ("Certificates: verify and the certificate's cost", "bench_certificate.py",
+     "--deals 20 --positions 3", "--deals 3"),
 ]  # fmt: skip
 
 

@@ -162,7 +162,9 @@ class EquilibriumRequest:
 
     ``certificate`` is a path to write the certificate document to
     (:mod:`solver.equilibria.certificate`); ``with_certificate`` puts it in
-    the answer's document too, under ``"certificate"``.
+    the answer's document too, under ``"certificate"``.  ``nfg`` is a path
+    to write the support game to in Gambit's ``.nfg`` format
+    (:mod:`solver.equilibria.nfg`).
     """
 
     holdings: Holdings
@@ -175,6 +177,7 @@ class EquilibriumRequest:
     book: BookChoice = DEFAULT_BOOK
     certificate: str | None = None
     with_certificate: bool = False
+    nfg: str | None = None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from solver.app.requests import BookChoice, EquilibriumRequest, Holdings, Sugges
 from solver.book.source import EquilibriumSource
 from solver.equilibria.certificate import certificate
 from solver.equilibria.equilibrium import EquilibriumResult, IterationRecord
+from solver.equilibria.nfg import nfg_text
 from solver.errors import SolverError
 from solver.game.rules import Rules
 from solver.models.mixture import write_mixture
@@ -195,11 +196,12 @@ def equilibrium(
 
     With ``request.out`` the row player's strategy is written as a mixture
     file, with ``request.certificate`` the certificate
-    (:func:`solver.equilibria.certificate.certificate`); both paths are
-    checked before the solve.
+    (:func:`solver.equilibria.certificate.certificate`), with ``request.nfg``
+    the support game in Gambit's format (:func:`solver.equilibria.nfg.nfg_text`);
+    every path is checked before the solve.
     """
     holdings, rules = request.holdings, request.rules
-    for path in (request.out, request.certificate):
+    for path in (request.out, request.certificate, request.nfg):
         if path is not None:
             check_output_path(path)  # before the solve, not after it
     source = source_of(request.book, tolerance=request.tolerance, time_limit=request.time_limit)
@@ -214,6 +216,8 @@ def equilibrium(
         document = certificate(result, holdings.mine, holdings.theirs)
         if request.certificate is not None:
             atomic_write_text(request.certificate, to_json(document) + "\n")
+    if request.nfg is not None:
+        atomic_write_text(request.nfg, nfg_text(result))
     context = _context(holdings, rules, "equilibrium")
 
     def report(lang: Lang | str) -> Output:

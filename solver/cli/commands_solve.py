@@ -168,6 +168,13 @@ def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
         "value and bounds, for quintet verify FILE.json",
     )
     parser.add_argument(
+        "--nfg",
+        metavar="FILE.nfg",
+        default=None,
+        help="write the game the equilibrium supports span (both players' arrangements, "
+        "exact payoffs) in Gambit's .nfg format",
+    )
+    parser.add_argument(
         "--show",
         type=bounded_int(1, MAX_SHOW),
         default=10,
@@ -197,6 +204,7 @@ def _equilibrium(args: argparse.Namespace) -> Output:
         out=args.out,
         book=book_choice(args),
         certificate=args.certificate,
+        nfg=args.nfg,
     )
     show_progress = sys.stderr.isatty() and not args.json
     shown_records: list[IterationRecord] = []  # progress lines printed (none for a book lookup)
@@ -244,6 +252,7 @@ COMMANDS: list[Command] = [
             "payoff": "--payoff",
             "book": "--book",
             "certificate": "--certificate",
+            "nfg": "--nfg",
         },
     ),
 ]
