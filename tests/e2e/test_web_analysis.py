@@ -36,6 +36,7 @@ from tests.e2e.test_web_browser import (  # the main page's server, browser and 
     shot,
     until,
 )
+from tests.support.browser import set_size
 
 pytestmark = pytest.mark.slow
 
@@ -83,7 +84,7 @@ def _shared_book(_private_cache, home, monkeypatch):
 
 
 def _open(driver, url: str, size: str) -> None:
-    driver.set_window_size(*SIZES[size])
+    set_size(driver, size)  # the viewport itself (the shared browser emulates devices)
     driver.get(url)
     until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
 
@@ -111,9 +112,17 @@ def _shot(driver, name: str, size: str) -> None:
     """A screenshot of the whole page (the window made as tall as the page, then restored)."""
     width, height = SIZES[size]
     tall = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(width, max(height, min(int(tall) + 140, 6000)))
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {
+            "width": width,
+            "height": max(height, min(int(tall) + 140, 6000)),
+            "deviceScaleFactor": 1,
+            "mobile": size == "phone",
+        },
+    )
     shot(driver, name)
-    driver.set_window_size(width, height)
+    set_size(driver, size)
 
 
 def _rows(driver) -> list[dict[str, str]]:
@@ -206,9 +215,12 @@ def test_analyze_upload_sort_filter_and_open_a_deal(server, browser, home, size)
 
     # Filter: a verdict off, then a loss threshold.
     worst = document["worst"][0]
-    css(driver, f'label[for="show-{worst["verdict"]}"]')[0].click()
-    assert all(r["verdict"] != worst["verdict"] for r in _rows(driver))
-    css(driver, "#reset-filters")[0].click()
+    box = driver.find_element("id", f'show-{worst["verdict"]}')
+    label = css(driver, f'label[for="show-{worst["verdict"]}"]')[0]
+    driver.execute_script("arguments[0].click()", label)  # a tap on the label
+    until(driver, lambda d: not box.is_selected(), "the verdict unticked")
+    until(driver, lambda d: all(r["verdict"] != worst["verdict"] for r in _rows(d)), "filtered")
+    driver.execute_script("document.getElementById('reset-filters').click()")
     threshold = round(sorted(r["loss"] for r in document["rows"])[-2], 1)
     driver.find_element("id", "min-loss").send_keys(str(threshold))
     kept = [r["line"] for r in _rows(driver)]
@@ -220,9 +232,9 @@ def test_analyze_upload_sort_filter_and_open_a_deal(server, browser, home, size)
     _fits(driver)
 
     # Open the worst deal on the main page's table.
-    css(driver, "#reset-filters")[0].click()
+    driver.execute_script("document.getElementById('reset-filters').click()")
     link = css(driver, f'tr[data-line="{worst["line"]}"] a.deal-link')[0]
-    link.click()
+    driver.execute_script("arguments[0].click()", link)  # a tap on the link
     until(driver, lambda d: urlparse(d.current_url).path == "/", "the main page")
     query = parse_qs(urlparse(driver.current_url).query)
     assert query["seed"] == [str(worst["seed"])] and query["mode"] == ["mirror"]
