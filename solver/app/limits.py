@@ -18,6 +18,7 @@ __all__ = [
     "MAX_SHOW",
     "MAX_TOP",
     "MAX_WORKERS",
+    "SAMPLED_TOP_TIME_LIMIT",
 ]
 
 MAX_TOP = 100  # suggest --top: each runner-up is one more CP-SAT solve
@@ -27,3 +28,8 @@ MAX_SHOW = 1_000  # equilibrium --show: arrangements listed
 MAX_DEALS = 1_000_000  # tournament --deals
 MAX_JOBS = 256  # tournament --jobs: worker processes
 MAX_SEED = 2**63 - 1  # --seed of every command
+
+# suggest --top K with the win or game objective against a random opponent: each
+# runner-up is a CP-SAT solve over every sampled arrangement (minutes), so without a
+# time limit the search gets this one (seconds), with a warning.
+SAMPLED_TOP_TIME_LIMIT = 120.0

@@ -19,6 +19,7 @@ __all__ = [
     "build_report",
     "check_report",
     "progress_line",
+    "rate_line",
     "source_line",
     "source_report",
     "stats_report",
@@ -58,10 +59,20 @@ def progress_line(progress: BuildProgress) -> str:
     >>> progress_line(BuildProgress(done=10, total=40, seconds=20.0))
     '10/40 solved, 1800 per hour, 1m00s left'
     """
-    eta = "?" if progress.eta is None else _duration(progress.eta)
-    return (
-        f"{progress.done}/{progress.total} solved, {3600 * progress.rate:.0f} per hour, {eta} left"
-    )
+    return rate_line(progress.done, progress.total, progress.seconds, "solved")
+
+
+def rate_line(done: int, total: int, seconds: float, what: str) -> str:
+    """``done/total WHAT``, the rate per hour and the time left at that rate.
+
+    >>> rate_line(25, 100, 50.0, "deals")
+    '25/100 deals, 1800 per hour, 2m30s left'
+    >>> rate_line(0, 100, 0.0, "deals")
+    '0/100 deals, 0 per hour, ? left'
+    """
+    rate = done / seconds if seconds > 0 else 0.0
+    eta = "?" if rate <= 0 else _duration((total - done) / rate)
+    return f"{done}/{total} {what}, {3600 * rate:.0f} per hour, {eta} left"
 
 
 def build_report(summary: BuildSummary, path: Path) -> Output:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from solver.app.answers import Answer, Notice, answer_of
+from solver.app.limits import SAMPLED_TOP_TIME_LIMIT
 from solver.app.report import Output
 from solver.app.report_book import source_report
 from solver.app.report_solve import SuggestContext, equilibrium_report, suggest_report
@@ -47,7 +48,7 @@ from solver.util.files import atomic_write_text, check_output_path
 from solver.util.json_text import to_json
 from solver.util.language import Lang
 
-__all__ = ["book_notices", "equilibrium", "source_of", "suggest"]
+__all__ = ["book_notices", "equilibrium", "sampled_top_limit", "source_of", "suggest"]
 
 
 def source_of(
@@ -135,6 +136,26 @@ def _engine(request: SuggestRequest, against: str) -> tuple[str, tuple[Notice, .
     return engine, notices
 
 
+def sampled_top_limit(
+    request: SuggestRequest, objective: Objective, against: str
+) -> tuple[float | None, tuple[Notice, ...]]:
+    """The time limit of a CP-SAT search, and a warning when it is a default.
+
+    Runners-up of the win or game objective against a random opponent are
+    each a CP-SAT solve over every sampled arrangement: minutes, not seconds.
+    Without a ``time_limit`` they get :data:`~solver.app.limits.SAMPLED_TOP_TIME_LIMIT`.
+    """
+    sampled = objective in (Objective.WIN_PROBABILITY, Objective.GAME_RESULT)
+    if request.time_limit is not None or request.top <= 1 or not sampled or against != "random":
+        return request.time_limit, ()
+    limit = SAMPLED_TOP_TIME_LIMIT
+    message = (
+        f"top {request.top} with the {objective.value} objective against a random opponent "
+        f"can run for minutes: time_limit {limit:g} s is used (give time_limit to change it)"
+    )
+    return limit, (Notice(message, ("top", "time_limit")),)
+
+
 def suggest(request: SuggestRequest) -> Answer:
     """The best arrangement against the model ``request.against``, or equilibrium play."""
     holdings, rules = request.holdings, request.rules
@@ -176,12 +197,14 @@ def suggest(request: SuggestRequest) -> Answer:
     if engine == "frontier":
         results = [frontier_best_response(holdings.mine, opponent, objective, **common)]
     else:
+        time_limit, cost = sampled_top_limit(request, objective, against)
+        notices += cost
         results = top_responses(
             holdings.mine,
             opponent,
             objective,
             k=request.top,
-            time_limit=request.time_limit,
+            time_limit=time_limit,
             workers=request.workers or 2,
             **common,
         )

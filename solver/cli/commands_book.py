@@ -9,8 +9,6 @@ book in the user's cache directory (:func:`solver.book.store.default_book_path`)
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 from typing import TYPE_CHECKING
 
 from solver.app.arguments import non_negative_int, positive_int
@@ -21,6 +19,7 @@ from solver.app.requests import BookChoice
 from solver.book.store import default_book_path
 from solver.cli.commands import rules_from_args
 from solver.cli.parsing import add_command_parser
+from solver.cli.progress import Progress
 from solver.cli.render import shown
 from solver.util.json_text import to_json
 
@@ -57,18 +56,11 @@ class _Progress:
     """The build's progress on stderr: rewritten in place on a terminal, else every 10 s."""
 
     def __init__(self) -> None:
-        self.terminal = sys.stderr.isatty()
-        self.last = 0.0
+        self.printer = Progress()
+        self.printer.printed = True  # a log gets the build's final line, however short
 
     def __call__(self, progress: BuildProgress) -> None:
-        now = time.monotonic()
-        final = progress.done >= progress.total
-        if self.terminal:
-            sys.stderr.write(f"\r{progress_line(progress)}   " + ("\n" if final else ""))
-        elif final or now - self.last >= 10.0:
-            sys.stderr.write(progress_line(progress) + "\n")
-            self.last = now
-        sys.stderr.flush()
+        self.printer.show(progress_line(progress), final=progress.done >= progress.total)
 
 
 def _build_arguments(parser: argparse.ArgumentParser) -> None:

@@ -10,10 +10,12 @@ from solver.app.arguments import bounded_int, non_negative_int, positive_float
 from solver.app.command import Command
 from solver.app.limits import MAX_DEALS, MAX_JOBS, MAX_SEED
 from solver.app.report import Output
+from solver.app.report_book import rate_line
 from solver.app.sessions import PlaySessionRequest, play_session
 from solver.app.tournaments import TournamentRequest, TournamentRun
 from solver.cli.commands import rules_from_args
 from solver.cli.commands_book import add_book_arguments, book_choice
+from solver.cli.progress import Progress
 from solver.cli.render import shown, warn, warner
 from solver.play.registry import PLAYER_NAMES
 from solver.play.tournament import DASK_CONNECT_TIMEOUT
@@ -84,21 +86,19 @@ def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class _Progress:
-    """A progress bar on stderr, when it is a terminal."""
+    """The tournament's progress on stderr: deals done, rate and time left (rewritten in place
+    on a terminal, a line every 10 s in a log)."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.done, self.enabled = total, 0, enabled
+    def __init__(self, total: int) -> None:
+        self.total, self.done = total, 0
+        self.printer = Progress()
+        self.started = self.printer.clock()
 
     def __call__(self, finished: int) -> None:
         self.done += finished
-        if self.enabled:
-            filled = int(30 * self.done / self.total)
-            sys.stderr.write(
-                f"\r[{'#' * filled}{' ' * (30 - filled)}] {self.done}/{self.total} deals"
-            )
-            sys.stderr.flush()
-            if self.done >= self.total:
-                sys.stderr.write("\n")
+        seconds = self.printer.clock() - self.started
+        line = rate_line(self.done, self.total, seconds, "deals")
+        self.printer.show(line, final=self.done >= self.total)
 
 
 def _tournament(args: argparse.Namespace) -> Output:
@@ -118,7 +118,7 @@ def _tournament(args: argparse.Namespace) -> Output:
     tournament = TournamentRun(request)
     warn(tournament.warnings, args.flags)  # before the work, not after it
     remaining = request.deals - len(tournament.done)
-    progress = _Progress(remaining, sys.stderr.isatty() and not args.json)
+    progress = _Progress(remaining)
     try:
         answer = tournament.play(on_deal=progress)
     except KeyboardInterrupt:

@@ -101,3 +101,26 @@ def test_fixed_packets_are_parsed_once_for_both_faces() -> None:
         with pytest.raises(QuintetError) as error:
             parse_fixed(bad)
         assert error.value.argument == "fixed"
+
+
+def test_sampled_runners_up_get_a_default_time_limit_with_a_warning() -> None:
+    from solver.app.limits import SAMPLED_TOP_TIME_LIMIT
+    from solver.app.solving import sampled_top_limit
+    from solver.cli.render import warning_lines
+    from solver.models.opponents import Objective
+
+    dealt = holdings(None, None, 1, Rules())
+    request = SuggestRequest(dealt, Rules(), top=3, objective="win", engine="cpsat")
+    limit, notices = sampled_top_limit(request, Objective.WIN_PROBABILITY, "random")
+    assert limit == SAMPLED_TOP_TIME_LIMIT and len(notices) == 1
+    [line] = warning_lines(notices, {"top": "--top", "time_limit": "--time-limit"})
+    assert line.startswith("quintet: warning: --top 3 with the win objective")
+    assert "--time-limit 120 s is used (give --time-limit to change it)" in line
+    # Given a limit, one arrangement, a separable objective or a known opponent: no default.
+    for case, objective, against in (
+        (SuggestRequest(dealt, Rules(), top=3, time_limit=5.0), Objective.GAME_RESULT, "random"),
+        (SuggestRequest(dealt, Rules(), top=1), Objective.WIN_PROBABILITY, "random"),
+        (SuggestRequest(dealt, Rules(), top=3), Objective.MARGIN, "random"),
+        (SuggestRequest(dealt, Rules(), top=3), Objective.WIN_PROBABILITY, "greedy"),
+    ):
+        assert sampled_top_limit(case, objective, against) == (case.time_limit, ())

@@ -215,7 +215,7 @@ def test_analyze_upload_sort_filter_and_open_a_deal(server, browser, home, size)
 
     # Filter: a verdict off, then a loss threshold.
     worst = document["worst"][0]
-    box = driver.find_element("id", f'show-{worst["verdict"]}')
+    box = driver.find_element("id", f"show-{worst['verdict']}")
     label = css(driver, f'label[for="show-{worst["verdict"]}"]')[0]
     driver.execute_script("arguments[0].click()", label)  # a tap on the label
     until(driver, lambda d: not box.is_selected(), "the verdict unticked")
