@@ -55,11 +55,12 @@ from solver.book.source import DEFAULT_SOURCE, EquilibriumSolver
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, EquilibriumResult, Payoff
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 from solver.models.mixture import Mixture
 from solver.models.opponents import Objective, Opponent, expected_value
 from solver.models.packets import check_holding
 from solver.response.frontier_response import frontier_best_response
+from solver.util.checks import check_instance
 
 __all__ = ["VERDICT_THRESHOLDS", "Grade", "Verdict", "grade", "verdict_for"]
 
@@ -331,7 +332,8 @@ def grade(
     SolverError
         For an unknown ``payoff`` or an ``equilibrium`` of another deal.
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
+    check_instance(arrangement, Arrangement, "arrangement")
     if payoff not in ("margin", "win", "both"):
         raise SolverError(f"payoff {payoff!r} is not margin, win or both", argument="payoff")
     arrangement.check(holding, rules)

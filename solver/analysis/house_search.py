@@ -56,7 +56,7 @@ from solver.errors import SolverError
 from solver.game.arrangement import Arrangement, points_against
 from solver.game.deal import deal, deal_seed
 from solver.game.evaluator import strength
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 from solver.models.house import HOUSE_RULE, HouseRule, Packets, built_packets
 from solver.models.opponents import Objective, expected_value, position_value_table
 
@@ -318,7 +318,7 @@ def search(
     SolverError
         Without deals or candidates, or for rules of another number of packets.
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     solver = solver or DEFAULT_SOURCE
     candidates = tuple(family.candidates() if isinstance(family, HouseFamily) else family)
     if not seeds:
@@ -376,7 +376,7 @@ def measure(
         ...
     solver.errors.SolverError: seeds: no deals to search on
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     greedy = HouseRule(tuple(range(rules.n_packets)))
     found = search(family, training_seeds(n_training), rules, solver=solver)
     best = found.best
@@ -406,7 +406,7 @@ def validate(
         ...
     solver.errors.SolverError: seeds: no deals to search on
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     greedy = HouseRule(tuple(range(rules.n_packets)))
     found = search((rule, greedy), validation_seeds(n), rules, solver=solver)
     return found.score(0), found.score(1)

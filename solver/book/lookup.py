@@ -41,7 +41,7 @@ from solver.equilibria.equilibrium import (
     parse_payoff,
     solve,
 )
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 
 __all__ = ["BookAnswer", "look_up", "map_back", "orbit_of", "solve_canonical", "solve_with_book"]
 
@@ -164,7 +164,7 @@ def solve_with_book(
         The result for the deal as given (its own suits) and its source.
     """
     payoff = parse_payoff(payoff)
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     if book is None:
         result = solve(
             first,

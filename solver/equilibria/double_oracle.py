@@ -68,6 +68,7 @@ solver.errors.SolverError: tolerance must be non-negative, got -1.0
 
 from __future__ import annotations
 
+import numbers
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -302,6 +303,8 @@ class DoubleOracle:
 
         Returns the deadline (``perf_counter`` time), None without a time limit.
         """
+        if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real):
+            raise TypeError(f"tolerance must be a number, got {tolerance!r}")
         if not tolerance >= 0:  # NaN too
             raise SolverError(
                 f"tolerance must be non-negative, got {tolerance}", argument="tolerance"

@@ -40,7 +40,7 @@ from solver.equilibria.double_oracle import DEFAULT_TOLERANCE, IterationRecord
 from solver.equilibria.frontier_game import FrontierGame, Payoff, parse_payoff
 from solver.equilibria.regret_matching import WarmUp
 from solver.errors import SolverError
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 from solver.models.mixture import Mixture
 
 __all__ = [
@@ -208,7 +208,7 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
         warm_up: bool = True,
     ) -> None:
         started = time.perf_counter()
-        self.rules = rules or DEFAULT_RULES
+        self.rules = rules_or_default(rules)
         self.payoff = parse_payoff(payoff)
         if per_iteration is not None and per_iteration < 1:
             raise SolverError(f"per_iteration must be at least 1, got {per_iteration}")

@@ -31,7 +31,7 @@ import numpy as np
 from solver.errors import ArrangementError, CardError
 from solver.game.cards import DECK_SIZE, HAND_SIZE, card_ids, format_cards, parse_cards
 from solver.game.evaluator import strength
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 from solver.util.language import Lang
 
 __all__ = [
@@ -204,7 +204,7 @@ class Arrangement:
             ...
         solver.errors.ArrangementError: the arrangement uses 9♣ 10♣ J♣, not in the holding; it leaves out 7♦ 7♥ 7♠
         """
-        rules = rules or DEFAULT_RULES
+        rules = rules_or_default(rules)
         if self.n_packets != rules.n_packets:
             raise ArrangementError(
                 f"the arrangement has {self.n_packets} packets; the rules need {rules.n_packets}"
@@ -261,7 +261,7 @@ def points_against(
         ...
     solver.errors.ArrangementError: strength profiles have 3 positions; the rules have 5
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     mine, theirs = np.asarray(mine), np.asarray(theirs)
     for profile in (mine, theirs):
         if profile.shape[-1:] != (rules.n_packets,):
@@ -307,7 +307,7 @@ def score(a: Arrangement, b: Arrangement, rules: Rules | None = None) -> Score:
         ...
     solver.errors.ArrangementError: the arrangement has 1 packets; the rules need 5
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     a.check(rules=rules)
     b.check(rules=rules)
     mine, theirs = a.strengths(rules), b.strengths(rules)

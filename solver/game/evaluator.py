@@ -52,7 +52,7 @@ import numpy as np
 from solver.errors import CardError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.ranking import multiset_index, multiset_lookup, rank_multisets, ranking
-from solver.game.rules import DEFAULT_RULES, Category, Rules  # noqa: F401 - Category: doctests
+from solver.game.rules import Category, Rules, rules_or_default  # noqa: F401 - Category: doctests
 
 if TYPE_CHECKING:  # imported when a batch first needs the threads: not at start-up
     from concurrent.futures import ThreadPoolExecutor
@@ -346,7 +346,7 @@ def hand_table(rules: Rules | None = None) -> HandTable:
     >>> table.n_strengths, table.strength.shape
     (840, (201376,))
     """
-    key = (rules or DEFAULT_RULES).ranking_key
+    key = rules_or_default(rules).ranking_key
     _BUILT.add(key)
     return _build_table(key)
 
@@ -387,7 +387,7 @@ def _value(
 ) -> np.ndarray:
     """Strength or category: from the table of every hand once it is built (or pays), else
     from the hands' rank multisets (a command valuing a few hands need not build it)."""
-    key = (rules or DEFAULT_RULES).ranking_key
+    key = rules_or_default(rules).ranking_key
     array = _as_hands(hands)
     valued = _BY_MULTISET.get(key, 0) + array.size // HAND_SIZE
     if key in _BUILT or valued >= N_HANDS:

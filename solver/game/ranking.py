@@ -27,7 +27,7 @@ import numpy as np
 
 from solver.errors import CardError
 from solver.game.cards import HAND_SIZE, N_RANKS, N_SUITS
-from solver.game.rules import DEFAULT_RULES, Category, Rules
+from solver.game.rules import Category, Rules, rules_or_default
 
 __all__ = ["Ranking", "multiset_index", "multiset_lookup", "rank_multisets", "ranking"]
 
@@ -205,4 +205,4 @@ def ranking(rules: Rules | None = None) -> Ranking:
     >>> ranking(Rules(flush_beats_full_house=True)).n_strengths
     840
     """
-    return _ranking((rules or DEFAULT_RULES).ranking_key)
+    return _ranking(rules_or_default(rules).ranking_key)

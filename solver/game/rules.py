@@ -43,7 +43,14 @@ from solver.errors import RulesError
 from solver.game.cards import N_RANKS
 from solver.util.language import Lang
 
-__all__ = ["DEFAULT_RULES", "MAX_POSITION_POINTS", "Category", "DiscardMode", "Rules"]
+__all__ = [
+    "DEFAULT_RULES",
+    "MAX_POSITION_POINTS",
+    "Category",
+    "DiscardMode",
+    "Rules",
+    "rules_or_default",
+]
 
 # A named limit: at most 5 positions of at most this many points, so that every
 # margin (and its products in the solvers' integer models) is far inside int32.
@@ -261,3 +268,23 @@ class Rules:
 
 
 DEFAULT_RULES = Rules()
+
+
+def rules_or_default(rules: object) -> Rules:
+    """``rules``, or :data:`DEFAULT_RULES` for None; anything else is a :class:`TypeError`.
+
+    Every function that takes ``rules`` reads them through here, so a string
+    or a dict is refused by name rather than failing deep inside.
+
+    >>> rules_or_default(None) is DEFAULT_RULES
+    True
+    >>> rules_or_default("mirror")
+    Traceback (most recent call last):
+        ...
+    TypeError: rules must be a Rules (or None for the defaults), got 'mirror'
+    """
+    if rules is None:
+        return DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules (or None for the defaults), got {rules!r}")
+    return rules

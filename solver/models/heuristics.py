@@ -23,7 +23,7 @@ import numpy as np
 
 from solver.game.arrangement import Arrangement
 from solver.game.evaluator import strength
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 from solver.models.packets import check_holding, subsets
 
 __all__ = [
@@ -57,7 +57,7 @@ def greedy_arrangement(holding: Iterable[int], rules: Rules | None = None) -> Ar
         ...
     solver.errors.CardError: holding: expected 25 cards, got 24
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     remaining = np.array(check_holding(holding, rules), dtype=np.int64)
     strongest_first = []
     for _ in range(rules.n_packets):
@@ -85,7 +85,7 @@ def _shuffled(
     holding: Iterable[int], n: int, rng: np.random.Generator, rules: Rules | None
 ) -> np.ndarray:
     """``n`` independent shuffles of the holding, as ``(n, n_packets, 5)`` cards."""
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     cards = np.array(check_holding(holding, rules))
     return rng.permuted(np.tile(cards, (n, 1)), axis=1).reshape(n, rules.n_packets, -1)
 

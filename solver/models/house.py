@@ -56,7 +56,7 @@ from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement, points_against
 from solver.game.cards import N_RANKS, N_SUITS, rank_of
 from solver.game.evaluator import category, strength
-from solver.game.rules import DEFAULT_RULES, Category, Rules
+from solver.game.rules import Category, Rules, rules_or_default
 from solver.models.heuristics import greedy_arrangement
 from solver.models.packets import check_holding, subsets
 
@@ -237,7 +237,7 @@ def built_packets(
         ...
     ValueError: 'best' is not a valid Packets
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     return _packets(check_holding(holding, rules), rules, Packets(packets))
 
 
@@ -268,7 +268,7 @@ def house_arrangement(
         ...
     solver.errors.CardError: holding: expected 25 cards, got 24
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     rule = rule or house_rule(rules.n_packets)
     if len(rule.order) != rules.n_packets:
         raise QuintetError(

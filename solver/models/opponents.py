@@ -47,7 +47,7 @@ from solver.errors import MixtureError, SolverError
 from solver.game.arrangement import Arrangement, points_against
 from solver.game.evaluator import strength
 from solver.game.ranking import ranking
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 from solver.models.heuristics import greedy_arrangement
 from solver.models.packets import check_holding, subsets
 
@@ -162,7 +162,7 @@ class Opponent:
         >>> opp.total, opp.marginal.shape
         (53130, (5, 840))
         """
-        rules = rules or DEFAULT_RULES
+        rules = rules_or_default(rules)
         cards = np.array(check_holding(holding, rules, who="opponent's holding"))
         hands = cards[subsets(cards.shape[0])]
         counts = np.bincount(strength(hands, rules), minlength=ranking(rules).n_strengths)
@@ -197,7 +197,7 @@ class Opponent:
         >>> Opponent.greedy(range(25)).kind is OpponentKind.GREEDY
         True
         """
-        rules = rules or DEFAULT_RULES
+        rules = rules_or_default(rules)
         cards = check_holding(holding, rules, who="holding")
         arrangement = greedy_arrangement(cards, rules)
         return cls.known(arrangement, rules, holding=cards, kind=OpponentKind.GREEDY)
@@ -228,7 +228,7 @@ class Opponent:
             ...
         solver.errors.MixtureError: probabilities sum to 0.5, not 1
         """
-        rules = rules or DEFAULT_RULES
+        rules = rules_or_default(rules)
         probs = check_probabilities(probabilities, len(arrangements), "probabilities")
         probs = probs / probs.sum()
         first = arrangements[0]

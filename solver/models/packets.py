@@ -39,7 +39,7 @@ from solver.errors import ArrangementError, CardError
 from solver.game.cards import DECK_SIZE, HAND_SIZE, N_RANKS, N_SUITS, card_ids, format_cards
 from solver.game.evaluator import BINOM, multiset_index, rank_multisets, strength
 from solver.game.ranking import ranking
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 
 __all__ = [
     "PacketOptions",
@@ -63,7 +63,7 @@ def check_holding(
         ...
     solver.errors.CardError: holding: expected 25 cards, got 24
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     held = list(card_ids(cards, who=who))
     expected = HAND_SIZE * rules.n_packets
     if len(held) != expected:

@@ -43,7 +43,7 @@ from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, EquilibriumResult, 
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.payloads import cards_payload, rules_payload
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 from solver.models.heuristics import (
     greedy_arrangement,
     random_arrangement,
@@ -263,7 +263,7 @@ def equilibrium_response(
     strategy (margin, or game for the win payoff); its bound is the
     certified upper bound on the game value.
     """
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     result = equilibrium or solve(
         first, second, rules, payoff, tolerance=tolerance, time_limit=time_limit
     )

@@ -56,6 +56,7 @@ from solver.models.packets import check_holding, packet_options, realize
 from solver.response.cpsat_model import Problem
 from solver.response.cpsat_search import search
 from solver.response.results import BestResponse, Engine, Estimate, ModelSolve, SolveStatus
+from solver.util.checks import check_instance, check_int
 from solver.util.time_limit import check_time_limit
 
 __all__ = [
@@ -192,12 +193,45 @@ def _assemble(problem: Problem, chosen: list[int]) -> Arrangement:
     return split.arrangement(packets, problem.rules)
 
 
+def objective_of(objective: Objective | str) -> Objective:
+    """``objective`` as an :class:`Objective`; a :class:`SolverError` naming it otherwise.
+
+    >>> objective_of("win").name
+    'WIN_PROBABILITY'
+    >>> objective_of("glory")
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: objective 'glory' is not one of: points, margin, win, game
+    """
+    try:
+        return Objective(objective)
+    except ValueError:
+        names = ", ".join(o.value for o in Objective)
+        raise SolverError(
+            f"objective {objective!r} is not one of: {names}", argument="objective"
+        ) from None
+
+
 def prepare_opponent(
     opponent: Opponent, objective: Objective, samples: int, rng: np.random.Generator | None
 ) -> Opponent:
     """The model to optimize against: for win or game against a random
     opponent, ``samples`` of its arrangements (drawn by ``rng``, default
-    seeded); otherwise ``opponent`` itself."""
+    seeded); otherwise ``opponent`` itself.
+
+    Every best response passes here, so the arguments common to them all are
+    checked here: ``opponent`` an :class:`Opponent`, ``samples`` an integer
+    of at least 1, ``rng`` a numpy Generator or None.
+
+    >>> prepare_opponent("random", Objective.MARGIN, 10, None)
+    Traceback (most recent call last):
+        ...
+    TypeError: opponent must be an Opponent, got 'random'
+    """
+    check_instance(opponent, Opponent, "opponent")
+    check_int(samples, "samples", low=1)
+    if rng is not None:
+        check_instance(rng, np.random.Generator, "rng")
     if objective.separable or opponent.has_joint:
         return opponent
     return opponent.sampled(samples, rng if rng is not None else np.random.default_rng(0))
@@ -266,10 +300,13 @@ def _result(
 
 
 def _checked_search_arguments(k: int, time_limit: float | None, workers: int) -> float | None:
-    """The checked ``time_limit``; a :class:`SolverError` for ``k`` or ``workers`` below 1."""
+    """The checked ``time_limit``; a :class:`SolverError` for ``k`` or ``workers`` below 1
+    (a :class:`TypeError` when they are not integers)."""
+    check_int(k, "k")
     if k < 1:
         raise SolverError(f"k must be at least 1, got {k}", argument="k")
     time_limit = check_time_limit(time_limit)
+    check_int(workers, "workers")
     if workers < 1:
         raise SolverError(f"workers must be at least 1, got {workers}", argument="workers")
     return time_limit
@@ -309,7 +346,7 @@ def top_responses(
     """
     time_limit = _checked_search_arguments(k, time_limit, workers)
     started = time.perf_counter()
-    objective = Objective(objective)
+    objective = objective_of(objective)
     used = prepare_opponent(opponent, objective, samples, rng)
     problem = _problem(holding, used, objective, fixed)
     searched = search(problem, k, time_limit, workers)

@@ -45,7 +45,7 @@ from solver.game.arrangement import Arrangement
 from solver.game.cards import HAND_SIZE, N_RANKS, N_SUITS
 from solver.game.evaluator import strength
 from solver.game.ranking import ranking
-from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.rules import Rules, rules_or_default
 from solver.models.packets import (
     PacketOptions,
     check_holding,
@@ -196,7 +196,7 @@ def frontier(holding: Iterable[int], rules: Rules | None = None) -> Frontier:
     solver.errors.CardError: holding: expected 25 cards, got 24
     """
     started = time.perf_counter()
-    rules = rules or DEFAULT_RULES
+    rules = rules_or_default(rules)
     cards = check_holding(holding, rules)
     plans = _flush_plans(cards, rules)
     members = _plans_by_width(plans, rules.n_packets)

@@ -41,11 +41,13 @@ from solver.response.best_response import (
     DEFAULT_SAMPLES,
     FixedSplit,
     estimate_on_fresh_samples,
+    objective_of,
     prepare_opponent,
     split_fixed,
 )
 from solver.response.frontier import Frontier, cached_frontier
 from solver.response.results import BestResponse, Engine, SolveStatus
+from solver.util.checks import check_instance
 
 __all__ = ["frontier_best_response", "strategy_values"]
 
@@ -124,8 +126,8 @@ def frontier_best_response(
     solver.errors.SolverError: fixed: position 1 needs five distinct cards
     """
     started = time.perf_counter()
-    rules = opponent.rules
-    objective = Objective(objective)
+    rules = check_instance(opponent, Opponent, "opponent").rules
+    objective = objective_of(objective)
     split = split_fixed(holding, fixed, rules)
     used = prepare_opponent(opponent, objective, samples, rng)
     front, full, profile_index, order = _strategies(split, rules)

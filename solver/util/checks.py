@@ -22,6 +22,7 @@ TypeError: ace_low_straight must be True or False, got 'no'
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any, TypeVar
 
@@ -29,7 +30,7 @@ import numpy as np
 
 from solver.errors import QuintetError
 
-__all__ = ["check_bool", "check_instance", "check_int"]
+__all__ = ["check_bool", "check_instance", "check_int", "check_number"]
 
 T = TypeVar("T")
 
@@ -55,5 +56,25 @@ def check_bool(value: Any, name: str) -> bool:
 def check_instance(value: Any, kind: type[T], name: str) -> T:
     """``value`` if it is a ``kind`` (``rules`` must be a Rules, not a string...)."""
     if not isinstance(value, kind):
-        raise TypeError(f"{name} must be a {kind.__name__}, got {value!r}")
+        article = "an" if kind.__name__[:1].lower() in "aeiou" else "a"
+        raise TypeError(f"{name} must be {article} {kind.__name__}, got {value!r}")
     return value
+
+
+def check_number(value: Any, name: str, *, low: float | None = None) -> float:
+    """``value`` as a finite float (ints and numpy numbers too; never a bool), at least ``low``.
+
+    >>> check_number(1e-9, "tolerance", low=0.0)
+    1e-09
+    >>> check_number("0", "tolerance")
+    Traceback (most recent call last):
+        ...
+    TypeError: tolerance must be a number, got '0'
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or (low is not None and number < low):
+        bound = "" if low is None else f" of at least {low:g}"
+        raise QuintetError(f"{name} must be a finite number{bound}, got {number}", argument=name)
+    return number

@@ -294,6 +294,15 @@ def _equilibrium_arrangement(seed: int) -> Arrangement:
 # ======================================================================= the history file
 
 
+def shape(value: Any) -> Any:
+    """The kinds of ``value``'s fields: its keys, and int / float / str ... for each scalar."""
+    if isinstance(value, dict):
+        return {k: shape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shape(v) for v in value[:1]]
+    return type(value).__name__
+
+
 def typed(value: Any, key: str = "") -> Any:
     """``value`` with its numbers tagged int or float, each packet's cards sorted, and the
     equilibrium's likely arrangements by probability only (with the holding in another order
@@ -356,9 +365,19 @@ def test_the_history_exports_as_quintet_train_writes_it_and_imports_again(
     # The same records, ints as ints and floats as floats, in Python's own spelling; the
     # cards inside a packet may come in another order (the page's holding is sorted, see typed).
     ours, theirs = text.splitlines(), written.read_text(encoding="utf-8").splitlines()
-    assert [typed(json.loads(line)) for line in ours] == [
-        typed(json.loads(line)) for line in theirs
+    # Two exact equilibria of a deal can differ (the page's comes from the solution book,
+    # solved in the deal's canonical suits; issue 24): the figures that depend on which one
+    # was found are compared by kind, everything the arrangement decides by value.
+    assert [shape(json.loads(line)) for line in ours] == [
+        shape(json.loads(line)) for line in theirs
     ]
+    for mine, train_line in zip(ours, theirs, strict=True):
+        a, b = typed(json.loads(mine)), typed(json.loads(train_line))
+        assert {k: v for k, v in a.items() if k != "grade"} == {
+            k: v for k, v in b.items() if k != "grade"
+        }
+        for key in ("arrangement", "strengths", "verdict"):
+            assert a["grade"][key] == b["grade"][key], key
     assert [line.split('"grade"')[0] for line in ours] == [
         line.split('"grade"')[0] for line in theirs
     ]
