@@ -66,3 +66,63 @@ def test_numpy_integers_are_integers():
     """What is refused is the wrong kind, not numpy's spelling of the right one."""
     result = top_responses(HOLDING, OPPONENT, Objective.POINTS, k=np.int64(1), workers=np.int32(1))
     assert result[0].proven_optimal
+
+
+# The records and results the library builds hold what they are given (they are not entry
+# points); every other callable of the public API refuses garbage by name.
+RECORDS = {
+    "BestResponse",
+    "BookAnswer",
+    "Deal",
+    "EquilibriumResult",
+    "Frontier",
+    "Grade",
+    "HouseFamily",
+    "IterationRecord",
+    "Opponent",
+    "PositionStats",
+    "Score",
+    "TournamentResult",
+}
+# Their first argument is a path: any text is one.
+PATHS = {"Book", "EquilibriumSource"}
+
+
+def _entry_points() -> list[tuple[str, int]]:
+    import inspect
+
+    found = []
+    for name in solver.__all__:
+        value = getattr(solver, name)
+        if not callable(value) or name in RECORDS:
+            continue
+        if inspect.isclass(value) and (
+            issubclass(value, BaseException) or hasattr(value, "__members__")
+        ):
+            continue  # exceptions and enums
+        try:
+            parameters = inspect.signature(value).parameters.values()
+        except (TypeError, ValueError):
+            continue
+        required = [p for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]  # fmt: skip
+        found.append((name, max(1, len(required))))
+    return found
+
+
+@pytest.mark.parametrize("garbage", ["garbage", 3.5, object()], ids=["text", "float", "object"])
+@pytest.mark.parametrize(("name", "arity"), _entry_points(), ids=lambda v: str(v))
+def test_every_public_callable_refuses_garbage_by_type_or_by_name(
+    name, arity, garbage, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # a path taken as given lands here
+    if name in PATHS and isinstance(garbage, str):  # a path: taken, and used
+        made = getattr(solver, name)(garbage)
+        assert str(getattr(made, "path", "")).endswith(garbage)
+        return
+    try:
+        getattr(solver, name)(*([garbage] * arity))
+    except (TypeError, QuintetError):
+        return
+    except Exception as error:  # anything else escaped from deep inside
+        pytest.fail(f"{name}: {type(error).__name__}: {error}")
+    pytest.fail(f"{name} accepted {garbage!r}")

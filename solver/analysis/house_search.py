@@ -59,6 +59,7 @@ from solver.game.evaluator import strength
 from solver.game.rules import Rules, rules_or_default
 from solver.models.house import HOUSE_RULE, HouseRule, Packets, built_packets
 from solver.models.opponents import Objective, expected_value, position_value_table
+from solver.util.checks import check_instance
 
 __all__ = [
     "HOUSE_FAMILY",
@@ -320,7 +321,11 @@ def search(
     """
     rules = rules_or_default(rules)
     solver = solver or DEFAULT_SOURCE
+    if isinstance(family, str):
+        raise TypeError(f"family must be a HouseFamily or house rules, got {family!r}")
     candidates = tuple(family.candidates() if isinstance(family, HouseFamily) else family)
+    for rule in candidates:
+        check_instance(rule, HouseRule, "family")
     if not seeds:
         raise SolverError("seeds: no deals to search on", argument="seeds")
     if not candidates:

@@ -43,11 +43,12 @@ from threadpoolctl import threadpool_limits
 from solver.book.canonical import canonical_key, canonical_mirror_holdings, class_count
 from solver.book.lookup import solve_canonical
 from solver.book.store import Book
-from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
+from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff, parse_payoff
 from solver.errors import BookError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.deal import deal, deal_seed
-from solver.game.rules import DiscardMode, Rules
+from solver.game.rules import DiscardMode, Rules, rules_or_default
+from solver.util.checks import check_int
 from solver.util.cluster import dask_cluster
 
 __all__ = ["BuildProgress", "BuildSummary", "build", "seeded_keys"]
@@ -173,8 +174,12 @@ def build(
     on_progress
         Called after each finished unit.
     """
+    rules = rules_or_default(rules)
+    check_int(jobs, "jobs")
     if jobs < 1:
         raise BookError(f"jobs must be at least 1, got {jobs}", argument="jobs")
+    if deals is not None:
+        check_int(deals, "deals")
     if deals is not None and deals < 1:
         raise BookError(f"deals must be at least 1, got {deals}", argument="deals")
     if scheduler is not None and backend != "dask":
@@ -183,7 +188,9 @@ def build(
         )
     if backend not in ("local", "dask"):
         raise BookError(f"backend {backend!r} is not local or dask", argument="backend")
-    chosen = [Payoff(p) for p in dict.fromkeys(payoffs)]
+    if isinstance(payoffs, str):
+        raise TypeError(f"payoffs must be a list of payoffs, got the string {payoffs!r}")
+    chosen = [parse_payoff(p) for p in dict.fromkeys(payoffs)]
     started = time.perf_counter()
     with Book(path) as book:
         tasks, total, stored_before = _todo(book, rules, chosen, deals, seed)

@@ -39,6 +39,7 @@ from solver.equilibria.equilibrium import Payoff
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.evaluator import category, strength
 from solver.game.rules import Category, DiscardMode, Rules
+from solver.util.checks import check_instance
 
 __all__ = ["GameStats", "book_stats"]
 
@@ -122,6 +123,7 @@ class _Accumulator:
 
 def book_stats(book: Book) -> list[GameStats]:
     """Statistics of every game (rules and payoff) the book holds solutions of."""
+    check_instance(book, Book, "book")
     return [_game_stats(book, rules, payoff) for rules, payoff in book.games()]
 
 

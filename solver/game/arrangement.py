@@ -307,6 +307,9 @@ def score(a: Arrangement, b: Arrangement, rules: Rules | None = None) -> Score:
         ...
     solver.errors.ArrangementError: the arrangement has 1 packets; the rules need 5
     """
+    for name, value in (("a", a), ("b", b)):
+        if not isinstance(value, Arrangement):
+            raise TypeError(f"{name} must be an Arrangement, got {value!r}")
     rules = rules_or_default(rules)
     a.check(rules=rules)
     b.check(rules=rules)

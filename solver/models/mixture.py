@@ -261,5 +261,7 @@ def write_mixture(mixture: Mixture, path: str | Path) -> None:
     a failed write raises :class:`~solver.errors.FileError` and leaves
     any old file intact.
     """
+    if not isinstance(mixture, Mixture):
+        raise TypeError(f"mixture must be a Mixture, got {mixture!r}")
     text = json.dumps(strict_json(mixture.to_dict()), indent=2, allow_nan=False)
     atomic_write_text(path, text + "\n")

@@ -50,6 +50,7 @@ from solver.game.ranking import ranking
 from solver.game.rules import Rules, rules_or_default
 from solver.models.heuristics import greedy_arrangement
 from solver.models.packets import check_holding, subsets
+from solver.util.checks import check_instance
 
 __all__ = [
     "MIXTURE_SCALE",
@@ -299,7 +300,10 @@ def check_probabilities(
         ...
     solver.errors.MixtureError: mixture probabilities sum to 0.9, not 1
     """
-    probs = np.asarray(probabilities, dtype=np.float64)
+    try:
+        probs = np.asarray(probabilities, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise MixtureError(f"{name} must be numbers, got {probabilities!r}") from None
     if count == 0 or probs.shape != (count,):
         raise MixtureError("a mixture needs one probability per arrangement, and at least one")
     if not np.all(np.isfinite(probs)) or (probs < 0).any():
@@ -357,12 +361,21 @@ def position_values(opponent: Opponent, objective: Objective) -> np.ndarray:
     return weights * (below - above)
 
 
+def _profiles(value: object, name: str) -> np.ndarray:
+    """Strength profiles as int64 numbers; a :class:`TypeError` naming ``name`` otherwise."""
+    try:
+        return np.asarray(value, dtype=np.int64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be packet strengths (integers), got {value!r}") from None
+
+
 def strength_probabilities(opponent: Opponent) -> np.ndarray:
     """``(n_positions, n_strengths)``: the exact chance of each opponent strength at each position.
 
     >>> round(float(strength_probabilities(Opponent.random(range(25))).sum(axis=1)[0]), 12)
     1.0
     """
+    check_instance(opponent, Opponent, "opponent")
     if opponent.profiles is None or opponent.probabilities is None:
         return opponent.marginal / opponent.total
     n_positions, n_strengths = opponent.marginal.shape
@@ -412,11 +425,14 @@ def expected_value(profiles: np.ndarray, opponent: Opponent, objective: Objectiv
     SolverError
         For win or game against a model without a joint distribution (random).
     """
-    profiles = np.asarray(profiles, dtype=np.int64)
+    profiles = _profiles(profiles, "profiles")
+    check_instance(opponent, Opponent, "opponent")
+    objective = check_instance(objective, Objective, "objective")
     if objective.separable:
         table = position_value_table(opponent, objective)
         positions = np.arange(profiles.shape[-1])
         return table[positions, profiles].sum(axis=-1)
+    check_instance(opponent, Opponent, "opponent")
     if opponent.profiles is None or opponent.probabilities is None:
         raise SolverError(
             f"objective {objective.value!r} against a {opponent.kind.value} opponent "
@@ -445,7 +461,12 @@ def position_stats(profile: np.ndarray, opponent: Opponent) -> tuple[PositionSta
     >>> stats[4].loss, round(stats[0].win, 3)
     (0.0, 0.0)
     """
-    profile = np.asarray(profile, dtype=np.int64)
+    profile = _profiles(profile, "profile")
+    if profile.ndim != 1:
+        raise SolverError(
+            f"profile must be one strength per position, got shape {profile.shape}",
+            argument="profile",
+        )
     positions = np.arange(profile.shape[0])
     mass = strength_probabilities(opponent)[positions]
     below = below_and_above(mass)[0][positions, profile]

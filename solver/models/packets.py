@@ -82,6 +82,10 @@ def rank_counts(cards: Iterable[int]) -> np.ndarray:
     >>> rank_counts([0, 1, 31]).tolist()
     [2, 0, 0, 0, 0, 0, 0, 1]
     """
+    if isinstance(cards, str):
+        raise CardError(
+            "cards: expected card ids, got text (parse it with parse_cards)", argument="cards"
+        )
     ranks = np.fromiter((int(c) >> 2 for c in cards), dtype=np.int64)
     return np.bincount(ranks, minlength=N_RANKS)
 

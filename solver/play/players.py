@@ -53,6 +53,7 @@ from solver.models.mixture import Mixture
 from solver.models.opponents import Objective, Opponent, expected_value, position_stats
 from solver.response.frontier_response import frontier_best_response
 from solver.response.results import BestResponse, Engine, SolveStatus
+from solver.util.checks import check_instance
 from solver.util.language import Lang, Phrase
 
 __all__ = [
@@ -188,7 +189,7 @@ def player(
     grades; its own limits apply, and ``equilibrium_time_limit`` is not used);
     by default the process's :data:`~solver.book.source.DEFAULT_SOURCE`.
     """
-    key = name.strip()
+    key = check_instance(name, str, "name").strip()
     if solver is None:
         solver = (
             DEFAULT_SOURCE

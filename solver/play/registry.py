@@ -28,6 +28,7 @@ from solver.models.house import house_arrangement
 from solver.models.mixture import read_mixture
 from solver.models.opponents import Opponent
 from solver.play.players import PLAYER_NAMES, describe_player, player, players
+from solver.util.checks import check_instance
 from solver.util.language import Phrase
 
 __all__ = [
@@ -68,6 +69,7 @@ def opponent_model(
 
     ``known`` is the arrangement text of ``against="known"``.
     """
+    check_instance(against, str, "against")
     if against == "random":
         return Opponent.random(theirs, rules), "random"
     if against == "greedy":

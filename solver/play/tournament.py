@@ -47,6 +47,7 @@ from solver.play.registry import PLAYER_NAMES, player, players
 from solver.play.runners import DASK_CONNECT_TIMEOUT, chunks, run_dask, run_local
 from solver.response.frontier import cached_frontier
 from solver.response.frontier_response import frontier_best_response
+from solver.util.checks import check_instance
 from solver.util.time_limit import check_time_limit
 
 __all__ = [
@@ -365,6 +366,7 @@ def run(
         have a time limit: then timing decides where they stop).
     """
     _check_run_arguments(jobs, backend, scheduler, connect_timeout)
+    check_instance(config, TournamentConfig, "config")
     skipped = set(skip)
     indices = [i for i in range(config.deals) if i not in skipped]
     jobs = used_jobs(jobs, len(indices)) if backend == "local" else jobs
