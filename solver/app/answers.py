@@ -19,7 +19,7 @@ from typing import Any
 
 from solver.app.report import Output
 from solver.schemas import versioned
-from solver.util.language import Lang
+from solver.util.language import Lang, language
 
 __all__ = ["Answer", "Notice", "answer_of"]
 
@@ -62,5 +62,9 @@ def answer_of(
         ...
     KeyError: 'nothing'
     """
-    document = versioned(kind, report(Lang.EN).payload)
-    return Answer(document, lambda lang: report(lang).text, warnings)
+    english = report(Lang.EN)  # the document's, and the English text: built once
+
+    def text(lang: Lang | str) -> str:
+        return english.text if language(lang) is Lang.EN else report(lang).text
+
+    return Answer(versioned(kind, english.payload), text, warnings)

@@ -34,9 +34,9 @@ __all__ = [
     "Holdings",
     "PlayRequest",
     "SuggestRequest",
+    "fixed_from_text",
     "fresh_seed",
     "holdings",
-    "parse_fixed",
 ]
 
 
@@ -89,12 +89,12 @@ def holdings(
     return Holdings(mine, theirs, seed, False)
 
 
-def parse_fixed(items: Iterable[str] | None) -> dict[int, tuple[int, ...]]:
+def fixed_from_text(items: Iterable[str] | None) -> dict[int, tuple[int, ...]]:
     """Packets already decided, from ``POS=CARDS`` texts, as ``{position: cards}``.
 
-    >>> parse_fixed(["5=As Ks Qs Js Ts"])
+    >>> fixed_from_text(["5=As Ks Qs Js Ts"])
     {5: (31, 27, 23, 19, 15)}
-    >>> parse_fixed(["As Ks"])
+    >>> fixed_from_text(["As Ks"])
     Traceback (most recent call last):
         ...
     solver.errors.SolverError: fixed 'As Ks': expected POS=CARDS, e.g. 5="As Ks Qs Js Ts"

@@ -13,7 +13,7 @@ from solver.app.arguments import bounded_int, non_negative_float, positive_float
 from solver.app.command import Command
 from solver.app.limits import MAX_SAMPLES, MAX_SHOW, MAX_TOP, MAX_WORKERS
 from solver.app.report import Output
-from solver.app.requests import EquilibriumRequest, SuggestRequest, parse_fixed
+from solver.app.requests import EquilibriumRequest, SuggestRequest, fixed_from_text
 from solver.app.solving import equilibrium, suggest
 from solver.cli.commands import add_holdings_arguments, holdings_from_args, rules_from_args
 from solver.cli.commands_book import add_book_arguments, book_choice
@@ -122,7 +122,7 @@ def _suggest(args: argparse.Namespace) -> Output:
         payoff=args.payoff,
         time_limit=args.time_limit,
         top=args.top,
-        fixed=parse_fixed(args.fix),
+        fixed=fixed_from_text(args.fix),
         samples=args.samples,
         workers=args.workers,
         engine=args.engine,

@@ -42,11 +42,11 @@ __all__ = [
 ]
 
 OPPONENTS: dict[str, Phrase] = {
-    "random": Phrase("arranges uniformly at random", "раскладывает случайно"),
-    "greedy": Phrase(
-        "strongest packet first, weakest at position 1",
-        "сначала сильнейший пакет, слабейший на позиции 1",
-    ),
+    # The models that are also players are described as the players are.
+    **{
+        name: Phrase(describe_player(name, "en"), describe_player(name, "ru"))
+        for name in ("random", "greedy")
+    },
     "house": Phrase("the house rule", "домашнее правило"),
     "known": Phrase("the arrangement given", "заданная раскладка"),
     "equilibrium": Phrase(

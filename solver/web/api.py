@@ -44,9 +44,9 @@ from solver.app.requests import (
     Holdings,
     PlayRequest,
     SuggestRequest,
+    fixed_from_text,
     fresh_seed,
     holdings,
-    parse_fixed,
 )
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
 from solver.game.arrangement import Arrangement, score
@@ -145,7 +145,7 @@ class SuggestIn(HoldingsIn):
             payoff=self.payoff,
             time_limit=self.time_limit,
             top=self.top,
-            fixed=parse_fixed(self.fix),
+            fixed=fixed_from_text(self.fix),
             samples=self.samples,
             workers=self.workers,
             engine=self.engine,

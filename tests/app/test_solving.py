@@ -11,8 +11,8 @@ from solver.app.requests import (
     BookChoice,
     EquilibriumRequest,
     SuggestRequest,
+    fixed_from_text,
     holdings,
-    parse_fixed,
 )
 from solver.app.solving import equilibrium, suggest
 from solver.errors import CardError, QuintetError, SolverError
@@ -96,10 +96,10 @@ def test_holdings_errors_name_the_field(cards, opponent_cards, rules, message) -
 
 
 def test_fixed_packets_are_parsed_once_for_both_faces() -> None:
-    assert parse_fixed(["1=7c 7d 7h 7s 8c"]) == {1: (0, 1, 2, 3, 4)}
+    assert fixed_from_text(["1=7c 7d 7h 7s 8c"]) == {1: (0, 1, 2, 3, 4)}
     for bad in (["7c 7d"], ["x=7c"], ["1=7c 7d 7h 7s 8c", "1=8d 8h 8s 9c 9d"]):
         with pytest.raises(QuintetError) as error:
-            parse_fixed(bad)
+            fixed_from_text(bad)
         assert error.value.argument == "fixed"
 
 
