@@ -10,9 +10,14 @@ add /tmp/perf-base 94c8eef``) this checkout and the baseline alternate, one meas
 so both see the same load.  Whole-process CPU (user + system, the children's rusage) of
 ``quintet suggest --seed 1``, ``quintet eval "As Ks Qs Js Ts"`` and ``quintet --help``
 (N runs, after one untimed run that writes the byte code); the CPU time of the cold frontier
-of each player and of the exact equilibria (tolerance 1e-9, no book) of N seeded mirror
-deals, each in a fresh process.  --profile: the functions taking the most time in the
-frontier build and in the double oracle's iterations (frontiers cached) of one deal.
+of each player, of the exact equilibria (tolerance 1e-9, no book) and of a solution-book
+build with both payoffs (one class: the frontier shared, a new book file, the row stored)
+of N seeded mirror deals, each in a fresh process, through the public API only.  --profile:
+the functions taking the most time in the frontier build and in the double oracle's
+iterations (frontiers cached) of one deal.
+
+``python benchmarks/run_all.py --only bench_startup.py --baseline PATH`` writes these
+tables into RESULTS.md (its section replaced, the others kept).
 """
 
 import cProfile
@@ -37,18 +42,23 @@ COMMANDS = {
     "quintet --help": ["--help"],
 }
 TARGETS = {"quintet suggest --seed 1": 0.3, 'quintet eval "As Ks Qs Js Ts"': 0.25}
-TASK_TARGETS = {"frontier": 0.04, "margin": 0.12, "win": 0.2}
+TASK_TARGETS = {"frontier": 0.04, "margin": 0.12, "win": 0.2, "book": 0.5}
+TASKS = ("frontier", *PAYOFFS, "book")
 
 
 def child(seed: int, task: str) -> None:
     """One in-process measurement, CPU seconds, with whichever ``solver`` is on the path."""
-    from solver.equilibria.equilibrium import solve
-    from solver.game.deal import deal
-    from solver.game.rules import Rules
-    from solver.response.frontier import frontier
+    from solver import Rules, cached_frontier, deal
+    from solver import solve_equilibrium as solve
+
+    def frontier(holding: tuple[int, ...], rules: Rules) -> object:
+        return cached_frontier(tuple(sorted(holding)), rules)  # the first call is cold
 
     warm = deal(seed=999_999, rules=Rules(ace_low_straight=True))
     holdings = deal(seed=seed).holdings
+    if task == "book":
+        book_child(seed)
+        return
     if task == "frontier":
         frontier(warm.holdings[0], warm.rules)  # tables of other rules: the code, warm
         h.emit(seconds=h.timed(lambda: frontier(holdings[0], Rules())).cpu[0])
@@ -56,6 +66,17 @@ def child(seed: int, task: str) -> None:
     solve(*warm.holdings, warm.rules, "margin")
     run = h.timed(lambda: solve(*holdings, Rules(), task, tolerance=TOLERANCE))
     h.emit(seconds=run.cpu[0], gap=run.result.gap, value=run.result.value)
+
+
+def book_child(seed: int) -> None:
+    """CPU of one book class, both payoffs, in a new book (set-up warmed on another book)."""
+    from solver import Rules, build_book
+
+    with tempfile.TemporaryDirectory() as folder:
+        build_book(Path(folder) / "warm.sqlite", Rules(), list(PAYOFFS), deals=1, seed=999_999)
+        path = Path(folder) / "book.sqlite"
+        run = h.timed(lambda: build_book(path, Rules(), list(PAYOFFS), deals=1, seed=seed))
+    h.emit(seconds=run.cpu[0], gap=0.0, value=0.0)
 
 
 def process_cpu(root: Path, argv: list[str], cache: str) -> float:
@@ -112,7 +133,7 @@ def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
         "task; implementation; deals; certified; median; p95; max; target; max |value - first|",
         "llrrrrrlr",
     )
-    tasks = [(seed + i, task) for i in range(deals) for task in ("frontier", *PAYOFFS)]
+    tasks = [(seed + i, task) for i in range(deals) for task in TASKS]
 
     def measure(item: tuple[int, str], name: str) -> dict[str, Any] | None:
         done = h.fresh(__file__, "--child", str(item[0]), item[1], root=roots[name])
@@ -121,13 +142,13 @@ def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
 
     results = h.alternate(tasks, list(roots), measure)
     first = {(r["deal"], r["task"]): r for r in next(iter(results.values()), [])}
-    for task in ("frontier", *PAYOFFS):
+    for task in TASKS:
         for name, runs in results.items():
             done = [r for r in runs if r["task"] == task]
             if not done:
                 continue
             cpu = [r["seconds"] for r in done]
-            solved = task != "frontier"
+            solved = task in PAYOFFS
             certified = sum(r["gap"] <= CERTIFIED for r in done) if solved else None
             values = [abs(r["value"] - first[(r["deal"], task)]["value"]) for r in done if solved]
             ok = h.median(cpu) <= TASK_TARGETS[task]
