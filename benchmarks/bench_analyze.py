@@ -13,7 +13,7 @@ times, alternating: the whole ``quintet analyze FILE --jobs JOBS`` command, and 
 ``analyze`` is checked against ``grade``'s.  Then, for the first deals of the history
 at each of ``sizes`` (and all of them), ``repeats`` times alternating: ``--jobs 1``
 against ``--jobs N``, N the CPUs this process may use (what ``auto`` picks from 64
-deals on): where the pool starts to pay, the threshold of ``auto`` (``--sizes ""``
+deals on when they are idle): where the pool starts to pay, the threshold of ``auto`` (``--sizes ""``
 skips it).  Last, ``quintet analyze`` on ``fresh`` other deals and an empty book, with
 ``--jobs JOBS``: its rate in deals per second, every deal solved.  CPU is the
 processes' user + system time (the command's and its workers').

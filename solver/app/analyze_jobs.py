@@ -1,21 +1,25 @@
 """The deals of a history graded one by one, or by worker processes, in the history's order.
 
-``jobs="auto"`` (the default of ``quintet analyze``) is one job per CPU this
-process may use (:func:`os.sched_getaffinity`), capped by :data:`MAX_JOBS`
-and by the number of tasks the history makes; a history shorter than
-:data:`POOL_THRESHOLD` deals is graded in this process, because starting the
-workers would cost more than they save (``benchmarks/bench_analyze.py
---jobs``, measured: a deal from the book is graded in about 8 ms, and two
-forked workers cost about 0.1 s to start and feed).
+``jobs="auto"`` (the default of ``quintet analyze``) is one job per idle CPU
+(:func:`idle_cpus`: the CPUs this process may use, :func:`os.sched_getaffinity`,
+less those the load average shows busy), capped by :data:`MAX_JOBS` and by
+the deals; a history shorter than :data:`POOL_THRESHOLD` deals is graded in
+this process.  Why (``benchmarks/bench_analyze.py``, its ``--sizes`` table): a
+deal from the book is graded in about 8 ms; a pool costs 6-20 ms to start,
+about 0.1 ms a deal to feed, and its workers burn some 15% more CPU between
+them, so on two idle CPUs it saves about 3 ms a deal (0.2 s from 64 deals
+on) and on busy ones it only costs (measured at a load of 6 on 2 CPUs: 0.3 s
+lost at 16 deals, 0.7 s at 200).  A deal the book lacks is solved (0.4 s or
+more), where workers pay most.
 
 With a pool the deals go out in tasks of at most :data:`TASK_DEALS` deals;
 every deal of one game (both holdings, either seat, the rules) is in one
 task, so that a game the book lacks is solved once; the first task is graded in
 this process before the workers are forked, so that they inherit what it
-loaded.  Results are handed out
-in the history's order as soon as every earlier deal is graded; after an
-interrupt, :meth:`Graded.left` gives the deals graded but not yet handed out,
-so that no graded row is lost.
+loaded (the evaluator's tables, the book's canonical forms: 80 ms a
+process).  Results are handed out in the history's order as soon as every
+earlier deal is graded; after an interrupt, :meth:`Graded.left` gives the
+deals graded but not yet handed out, so that no graded row is lost.
 
 >>> jobs_for(3, 1), jobs_for("auto", POOL_THRESHOLD - 1)
 (1, 1)
@@ -54,6 +58,7 @@ __all__ = [
     "available_cpus",
     "check_jobs",
     "grade_played",
+    "idle_cpus",
     "jobs_for",
 ]
 
@@ -101,6 +106,20 @@ def available_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def idle_cpus() -> int:
+    """:func:`available_cpus` less those the last minute's load average shows busy (at least 1).
+
+    >>> 1 <= idle_cpus() <= available_cpus()
+    True
+    """
+    cpus = available_cpus()
+    try:
+        busy = round(os.getloadavg()[0])
+    except (AttributeError, OSError):  # no load average here (Windows)
+        busy = 0
+    return max(1, min(cpus, cpus - busy))
+
+
 def check_jobs(jobs: object) -> None:
     """Refuse a ``jobs`` that is neither ``"auto"`` nor an int in ``1..MAX_JOBS``."""
     if jobs == "auto":
@@ -116,13 +135,13 @@ def jobs_for(jobs: object, deals: int) -> int:
     """The worker processes for ``deals`` deals: ``jobs``, or what ``"auto"`` picks.
 
     1 means no pool.  ``"auto"``: 1 below :data:`POOL_THRESHOLD` deals, else
-    :func:`available_cpus` capped by :data:`MAX_JOBS`; either way at most the
+    :func:`idle_cpus` capped by :data:`MAX_JOBS`; either way at most the
     number of deals after the first (which is graded in this process).
     """
     check_jobs(jobs)
     if jobs == "auto" and deals < POOL_THRESHOLD:
         return 1
-    wanted = min(available_cpus(), MAX_JOBS) if jobs == "auto" else cast(int, jobs)
+    wanted = min(idle_cpus(), MAX_JOBS) if jobs == "auto" else cast(int, jobs)
     wanted = min(wanted, deals - 1)
     return wanted if wanted > 1 else 1  # one worker would only wait for this process
 

@@ -67,7 +67,7 @@ def _analyze_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--jobs", type=auto_or_positive_int, default="auto", metavar="N|auto",
-        help="worker processes; auto (default): one per CPU this process may use, "
+        help="worker processes; auto (default): one per idle CPU this process may use, "
         f"none below {POOL_THRESHOLD} deals",
     )  # fmt: skip
     add_book_arguments(parser)

@@ -170,12 +170,18 @@ def test_jobs_and_csv_output(tmp_path, book):
     assert [r["line"] for r in two["rows"]] == sorted(r["line"] for r in two["rows"])
 
 
-def test_jobs_auto_is_the_usable_cpus_for_long_histories(monkeypatch):
+def test_jobs_auto_is_the_idle_cpus_for_long_histories(monkeypatch):
     monkeypatch.setattr(analyze_jobs, "available_cpus", lambda: 6)
+    monkeypatch.setattr(analyze_jobs.os, "getloadavg", lambda: (0.4, 3.0, 3.0))
     assert jobs_for("auto", POOL_THRESHOLD - 1) == 1  # short: the pool would cost more
     assert jobs_for("auto", POOL_THRESHOLD) == 6
     assert jobs_for("auto", 10**6) == 6
     assert jobs_for(3, 2) == 1 and jobs_for(3, 3) == 2 and jobs_for(3, 100) == 3
+    monkeypatch.setattr(analyze_jobs.os, "getloadavg", lambda: (3.6, 1.0, 1.0))
+    assert jobs_for("auto", 1000) == 2  # four CPUs busy: two left
+    monkeypatch.setattr(analyze_jobs.os, "getloadavg", lambda: (9.0, 1.0, 1.0))
+    assert jobs_for("auto", 1000) == 1 and jobs_for(3, 1000) == 3  # a number is kept
+    monkeypatch.setattr(analyze_jobs.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     monkeypatch.setattr(analyze_jobs, "available_cpus", lambda: 10**4)
     assert jobs_for("auto", 10**6) == MAX_JOBS
     for bad in (0, MAX_JOBS + 1, "2", 2.0, True):
