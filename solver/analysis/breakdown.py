@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.analysis.grade import Grade
+from solver.analysis.grade import EquilibriumGrade, Grade
 from solver.errors import SolverError
 from solver.game.evaluator import category, strength
 from solver.game.rules import Category
@@ -65,12 +65,13 @@ class Breakdown:
     equilibrium_laid: tuple[dict[Category, float], ...]
 
 
-def _profiles(cards: np.ndarray, grade: Grade) -> np.ndarray:
+def _profiles(cards: np.ndarray, grade: Grade | EquilibriumGrade) -> np.ndarray:
     return np.asarray(strength(cards, grade.rules), dtype=np.int64)
 
 
-def breakdown(grade: Grade) -> Breakdown:
-    """The :class:`Breakdown` of ``grade`` (its margin equilibrium's strategies)."""
+def breakdown(grade: Grade | EquilibriumGrade) -> Breakdown:
+    """The :class:`Breakdown` of ``grade`` (its margin equilibrium's strategies); a
+    :class:`~solver.analysis.grade.EquilibriumGrade` has all it needs."""
     rules, equilibrium = grade.rules, grade.equilibrium
     n = rules.n_packets
     row = np.array([a.array() for a in equilibrium.row.arrangements]).reshape(-1, n, 5)

@@ -56,13 +56,20 @@ from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, EquilibriumResult, 
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement
 from solver.game.rules import Rules, rules_or_default
-from solver.models.mixture import Mixture
 from solver.models.opponents import Objective, Opponent, expected_value
 from solver.models.packets import check_holding
 from solver.response.frontier_response import frontier_best_response
 from solver.util.checks import check_instance
 
-__all__ = ["VERDICT_THRESHOLDS", "Grade", "Verdict", "grade", "verdict_for"]
+__all__ = [
+    "VERDICT_THRESHOLDS",
+    "EquilibriumGrade",
+    "Grade",
+    "Verdict",
+    "equilibrium_grade",
+    "grade",
+    "verdict_for",
+]
 
 
 class Verdict(str, Enum):
@@ -186,11 +193,6 @@ def _loss(value: float, achieved: float, gap: float) -> float:
     return 0.0 if loss <= gap + DEFAULT_TOLERANCE else float(loss)
 
 
-def _mixture_profiles(mixture: Mixture, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    profiles = np.array([a.strengths(rules) for a in mixture.arrangements], dtype=np.int64)
-    return profiles, np.asarray(mixture.probabilities, dtype=np.float64)
-
-
 def _checked_equilibrium(
     result: EquilibriumResult, mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules
 ) -> EquilibriumResult:
@@ -202,10 +204,15 @@ def _checked_equilibrium(
 
 
 def _suggested_change(
-    arrangement: Arrangement, equilibrium: EquilibriumResult, value: float
+    arrangement: Arrangement, equilibrium: EquilibriumResult, column: Opponent, value: float
 ) -> Change | None:
-    rules = equilibrium.rules
-    profiles, probabilities = _mixture_profiles(equilibrium.column, rules)
+    """The best single change against the equilibrium's ``column`` (its opponent model,
+    whose strength profiles are reused, not computed again)."""
+    rules, mixture = equilibrium.rules, equilibrium.column
+    profiles = column.profiles
+    if profiles is None:  # a mixture's model always has them; kept for the type's sake
+        profiles = np.array([a.strengths(rules) for a in mixture.arrangements], dtype=np.int64)
+    probabilities = np.asarray(mixture.probabilities, dtype=np.float64)
     found = best_change(arrangement, profiles, probabilities, rules, value)
     if found is None:
         return None
@@ -247,30 +254,37 @@ def _win_grade(
     return win_equilibrium, _loss(win_equilibrium.value, won, win_equilibrium.gap)
 
 
-def _graded(
-    arrangement: Arrangement,
-    theirs: tuple[int, ...],
-    rules: Rules,
-    equilibrium: EquilibriumResult,
-    with_win: bool,
-    solver: EquilibriumSolver,
-) -> Grade:
-    """The :class:`Grade` of a checked arrangement, given the deal's margin equilibrium.
+@dataclass(frozen=True)
+class EquilibriumGrade:
+    """An arrangement against the deal's margin equilibrium only: what :func:`grade` starts from.
 
-    ``with_win``: also grade against the win equilibrium (from ``solver``).
+    Attributes
+    ----------
+    arrangement, opponent_holding, rules, equilibrium, value, equilibrium_loss, certificate_gap,
+    change, verdict
+        As in :class:`Grade` (the same figures, computed the same way).
     """
-    mine = arrangement.cards
+
+    arrangement: Arrangement
+    opponent_holding: tuple[int, ...]
+    rules: Rules
+    equilibrium: EquilibriumResult
+    value: float
+    equilibrium_loss: float
+    certificate_gap: float
+    change: Change | None
+    verdict: Verdict
+
+
+def _core(
+    arrangement: Arrangement, theirs: tuple[int, ...], rules: Rules, equilibrium: EquilibriumResult
+) -> EquilibriumGrade:
+    """The :class:`EquilibriumGrade` of a checked arrangement, given the deal's margin equilibrium."""
     profile = arrangement.strengths(rules).astype(np.int64)
-    value = float(expected_value(profile, equilibrium.column.opponent(rules), Objective.MARGIN))
+    column = equilibrium.column.opponent(rules)
+    value = float(expected_value(profile, column, Objective.MARGIN))
     loss = _loss(equilibrium.value, value, equilibrium.gap)
-    win_equilibrium, win_loss = None, None
-    if with_win:
-        win_equilibrium, win_loss = _win_grade(profile, mine, theirs, rules, solver)
-    punisher = frontier_best_response(theirs, Opponent.known(arrangement, rules), Objective.MARGIN)
-    greedy = Opponent.greedy(theirs, rules)
-    against_random, best_random = _against(mine, profile, Opponent.random(theirs, rules))
-    against_greedy, best_greedy = _against(mine, profile, greedy)
-    return Grade(
+    return EquilibriumGrade(
         arrangement=arrangement,
         opponent_holding=theirs,
         rules=rules,
@@ -278,6 +292,31 @@ def _graded(
         value=value,
         equilibrium_loss=loss,
         certificate_gap=equilibrium.gap,
+        change=_suggested_change(arrangement, equilibrium, column, value) if loss > 0 else None,
+        verdict=verdict_for(loss),
+    )
+
+
+def _graded(core: EquilibriumGrade, with_win: bool, solver: EquilibriumSolver) -> Grade:
+    """The whole :class:`Grade`: ``core``, the best responses, dominance and (``with_win``)
+    the win equilibrium's loss (from ``solver``)."""
+    arrangement, theirs, rules = core.arrangement, core.opponent_holding, core.rules
+    mine = arrangement.cards
+    profile = arrangement.strengths(rules).astype(np.int64)
+    win_equilibrium, win_loss = None, None
+    if with_win:
+        win_equilibrium, win_loss = _win_grade(profile, mine, theirs, rules, solver)
+    punisher = frontier_best_response(theirs, Opponent.known(arrangement, rules), Objective.MARGIN)
+    against_random, best_random = _against(mine, profile, Opponent.random(theirs, rules))
+    against_greedy, best_greedy = _against(mine, profile, Opponent.greedy(theirs, rules))
+    return Grade(
+        arrangement=arrangement,
+        opponent_holding=theirs,
+        rules=rules,
+        equilibrium=core.equilibrium,
+        value=core.value,
+        equilibrium_loss=core.equilibrium_loss,
+        certificate_gap=core.certificate_gap,
         win_equilibrium=win_equilibrium,
         win_loss=win_loss,
         exploitability=float(punisher.value),
@@ -287,9 +326,64 @@ def _graded(
         against_greedy=against_greedy,
         best_against_greedy=best_greedy,
         dominating=dominating_arrangement(arrangement, rules),
-        change=_suggested_change(arrangement, equilibrium, value) if loss > 0 else None,
-        verdict=verdict_for(loss),
+        change=core.change,
+        verdict=core.verdict,
     )
+
+
+def _deal_of(
+    arrangement: Arrangement,
+    opponent_holding: Iterable[int] | None,
+    rules: Rules | None,
+    holding: Iterable[int] | None,
+    equilibrium: EquilibriumResult | None,
+    solver: EquilibriumSolver,
+) -> tuple[tuple[int, ...], Rules, EquilibriumResult]:
+    """The opponent's holding, the rules and the checked margin equilibrium of a grade."""
+    rules = rules_or_default(rules)
+    check_instance(arrangement, Arrangement, "arrangement")
+    arrangement.check(holding, rules)
+    mine = arrangement.cards
+    theirs = mine if opponent_holding is None else check_holding(opponent_holding, rules)
+    if equilibrium is None:
+        equilibrium = solver(mine, theirs, rules, Payoff.MARGIN)
+    return theirs, rules, _checked_equilibrium(equilibrium, mine, theirs, rules)
+
+
+def equilibrium_grade(
+    arrangement: Arrangement,
+    opponent_holding: Iterable[int] | None = None,
+    rules: Rules | None = None,
+    *,
+    holding: Iterable[int] | None = None,
+    equilibrium: EquilibriumResult | None = None,
+    solver: EquilibriumSolver | None = None,
+) -> EquilibriumGrade:
+    """The part of :func:`grade` that needs only the deal's margin equilibrium.
+
+    The equilibrium loss, the verdict and the best single change, exactly as
+    :func:`grade` reports them, without the best responses (exploitability,
+    against random and greedy play), which need the holdings' strategy
+    frontiers and cost most of a grade: what ``quintet analyze`` grades a
+    history with.  Arguments and errors as for :func:`grade`.
+
+    >>> from solver.game.deal import deal
+    >>> rules = Rules(position_points=(6, 7))
+    >>> mine, theirs = deal(5, rules).holdings
+    >>> laid = Arrangement.from_array(np.array(mine).reshape(2, 5))
+    >>> core = equilibrium_grade(laid, theirs, rules)
+    >>> core.equilibrium_loss == grade(laid, theirs, rules).equilibrium_loss
+    True
+    >>> equilibrium_grade(laid, theirs, rules, holding=range(10))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    solver.errors.ArrangementError: the arrangement uses ...
+    """
+    solver = solver or DEFAULT_SOURCE
+    theirs, rules, result = _deal_of(
+        arrangement, opponent_holding, rules, holding, equilibrium, solver
+    )
+    return _core(arrangement, theirs, rules, result)
 
 
 def grade(
@@ -332,15 +426,10 @@ def grade(
     SolverError
         For an unknown ``payoff`` or an ``equilibrium`` of another deal.
     """
-    rules = rules_or_default(rules)
-    check_instance(arrangement, Arrangement, "arrangement")
     if payoff not in ("margin", "win", "both"):
         raise SolverError(f"payoff {payoff!r} is not margin, win or both", argument="payoff")
-    arrangement.check(holding, rules)
-    mine = arrangement.cards
-    theirs = mine if opponent_holding is None else check_holding(opponent_holding, rules)
     solver = solver or DEFAULT_SOURCE
-    if equilibrium is None:
-        equilibrium = solver(mine, theirs, rules, Payoff.MARGIN)
-    equilibrium = _checked_equilibrium(equilibrium, mine, theirs, rules)
-    return _graded(arrangement, theirs, rules, equilibrium, payoff != "margin", solver)
+    theirs, rules, result = _deal_of(
+        arrangement, opponent_holding, rules, holding, equilibrium, solver
+    )
+    return _graded(_core(arrangement, theirs, rules, result), payoff != "margin", solver)

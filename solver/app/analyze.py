@@ -1,14 +1,18 @@
 """``quintet analyze``: every deal of a history graded exactly, the worst first, the leaks.
 
 Each deal of the history (:mod:`solver.app.history`) is graded by
-:func:`solver.analysis.grade.grade` against the deal's margin equilibrium,
-which comes from one :class:`~solver.book.source.EquilibriumSource` with the
-solution book: a deal solved once (by this run or any before) is looked up,
-never solved again.  With ``jobs > 1`` the deals are graded by worker
-processes, the deals of one game always by the same worker (so that it is
-solved once).  Each finished deal is written to ``csv`` at once (flushed),
-so an interrupt (Ctrl-C) keeps every graded row; the answer then covers the
-deals graded so far and says so.
+:func:`solver.analysis.grade.equilibrium_grade` (the loss, verdict and best
+change exactly as :func:`~solver.analysis.grade.grade` gives them) against
+the deal's margin equilibrium, which comes from one
+:class:`~solver.book.source.EquilibriumSource` with the solution book: a deal
+solved once (by this run or any before) is looked up, never solved again.
+``jobs`` (default ``"auto"``: one per usable CPU for a long history, none
+for a short one) worker processes grade the deals, the deals of one game
+always by the same worker, so that it is solved once
+(:mod:`solver.app.analyze_jobs`).  Each deal is written to ``csv`` as soon
+as it and every deal before it are graded (flushed), so the rows are in the
+history's order and an interrupt (Ctrl-C) keeps every graded row; the answer
+then covers the deals graded so far and says so.
 
 The document (``--json``, the web API) has the format ``quintet-analysis/1``:
 ``summary`` (deals, mean loss with its 95% interval, verdict counts, the
@@ -26,22 +30,16 @@ solver.errors.QuintetError: top must be at least 1, got 0
 from __future__ import annotations
 
 import csv
-import signal
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from solver.analysis.breakdown import Breakdown, breakdown
-from solver.analysis.grade import grade
+from solver.app.analyze_jobs import Graded, Jobs, check_jobs, grade_played, jobs_for
 from solver.app.answers import Answer, Notice, answer_of
 from solver.app.history import BadLine, PlayedDeal, parse_history, read_history
-from solver.app.limits import MAX_JOBS
 from solver.app.report_analyze import CSV_HEADER, DealResult, analysis_report, csv_row
 from solver.app.requests import DEFAULT_BOOK, BookChoice
-from solver.app.solving import source_of
-from solver.book.source import EquilibriumSource
 from solver.errors import FileError, QuintetError
 from solver.util.files import check_output_path
 
@@ -52,86 +50,28 @@ FORMAT = "quintet-analysis/1"
 
 @dataclass(frozen=True)
 class AnalyzeRequest:
-    """Analyze the history at ``path`` (or its text ``content``); ``csv``: rows written there."""
+    """Analyze the history at ``path`` (or its text ``content``); ``csv``: rows written there.
+
+    ``jobs``: worker processes, or ``"auto"`` (:func:`~solver.app.analyze_jobs.jobs_for`).
+    """
 
     path: str | None = None
     content: str | None = None
     top: int = 10
     csv: str | None = None
-    jobs: int = 1
+    jobs: Jobs = "auto"
     time_limit: float | None = None
     book: BookChoice = DEFAULT_BOOK
-
-
-def grade_played(deal: PlayedDeal, source: EquilibriumSource) -> DealResult:
-    """One deal graded: the grade's figures and its :class:`Breakdown`."""
-    result = grade(deal.arrangement, deal.theirs, deal.rules, holding=deal.mine, solver=source)
-    parts: Breakdown = breakdown(result)
-    known = source.from_book(deal.mine, deal.theirs, deal.rules, "margin")
-    return DealResult(
-        deal,
-        result.equilibrium_loss,
-        result.verdict.value,
-        result.equilibrium.value,
-        result.value,
-        result.change,
-        parts,
-        bool(known),
-    )
 
 
 def _check(request: AnalyzeRequest) -> None:
     if request.top < 1:
         raise QuintetError(f"top must be at least 1, got {request.top}", argument="top")
-    if not 1 <= request.jobs <= MAX_JOBS:
-        raise QuintetError(
-            f"jobs must be between 1 and {MAX_JOBS}, got {request.jobs}", argument="jobs"
-        )
+    check_jobs(request.jobs)
     if (request.path is None) == (request.content is None):
         raise QuintetError("path or content is needed (one of them)", argument="path")
     if request.csv is not None:
         check_output_path(request.csv)
-
-
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-
-
-def _grade_group(
-    deals: list[PlayedDeal], book: BookChoice, time_limit: float | None
-) -> list[DealResult]:
-    source = source_of(book, time_limit=time_limit)
-    return [grade_played(deal, source) for deal in deals]
-
-
-def _grouped(deals: list[PlayedDeal]) -> list[list[PlayedDeal]]:
-    """The deals by game (both holdings, either seat, and the rules), in first-seen order."""
-    groups: dict[object, list[PlayedDeal]] = {}
-    for deal in deals:
-        key = (min(deal.mine, deal.theirs), max(deal.mine, deal.theirs), deal.rules)
-        groups.setdefault(key, []).append(deal)
-    return list(groups.values())
-
-
-def _graded(request: AnalyzeRequest, deals: list[PlayedDeal]) -> Iterator[DealResult]:
-    """The deals' results as they finish (in the history's order with one job)."""
-    if request.jobs == 1 or len(deals) < 2:
-        source = source_of(request.book, time_limit=request.time_limit)
-        for deal in deals:
-            yield grade_played(deal, source)
-        return
-    pool = ProcessPoolExecutor(max_workers=request.jobs, initializer=_quiet_worker)
-    try:
-        pending: set[Future[list[DealResult]]] = {
-            pool.submit(_grade_group, group, request.book, request.time_limit)
-            for group in _grouped(deals)
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield from future.result()
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 class _Rows:
@@ -171,17 +111,23 @@ def analyze(
     warnings = [Notice(f"line {b.line}: skipped: {b.reason}") for b in bad]
     results: list[DealResult] = []
     rows = _Rows(request.csv)
+    graded = Graded(deals, jobs_for(request.jobs, len(deals)), request.book, request.time_limit)
+    stream = graded.stream()
     interrupted = False
     try:
-        for result in _graded(request, deals):
+        for result in stream:
             results.append(result)
             rows.write(csv_row(result))
             if on_progress is not None:
                 on_progress(len(results), len(deals))
     except KeyboardInterrupt:
         interrupted = True
+        for result in graded.left():  # graded by a worker, not written yet: kept too
+            results.append(result)
+            rows.write(csv_row(result))
         warnings.append(Notice(f"interrupted: {len(results)} of {len(deals)} deals graded"))
     finally:
+        stream.close()  # ends the workers, if any
         rows.close()
     results.sort(key=lambda r: r.deal.line)
     name = request.path or "(uploaded)"

@@ -19,6 +19,7 @@ import math
 from collections.abc import Callable
 
 __all__ = [
+    "auto_or_positive_int",
     "bounded_int",
     "non_negative_float",
     "non_negative_int",
@@ -115,3 +116,23 @@ def bounded_int(low: int, high: int) -> Callable[[str], int]:
 
     parse.__name__ = f"integer_{low}_to_{high}"
     return parse
+
+
+def auto_or_positive_int(text: str) -> int | str:
+    """``auto``, or an integer >= 1 (``--jobs``: ``auto`` lets the command choose).
+
+    >>> auto_or_positive_int("auto"), auto_or_positive_int("2")
+    ('auto', 2)
+    >>> auto_or_positive_int("many")
+    Traceback (most recent call last):
+        ...
+    argparse.ArgumentTypeError: 'many' is not auto or an integer
+    """
+    if text == "auto":
+        return text
+    try:
+        return positive_int(text)
+    except argparse.ArgumentTypeError as error:
+        if "integer" in str(error):
+            raise argparse.ArgumentTypeError(f"{text!r} is not auto or an integer") from None
+        raise

@@ -126,7 +126,8 @@ def csv_row(result: DealResult) -> list[object]:
 
 def _url(d: PlayedDeal) -> str | None:
     """The main page's link to the deal, in the page's own URL form (``arr``: packets of
-    two-letter card codes joined by ``_``); seeded deals of the standard positions only.
+    two-letter card codes joined by ``_``; ``grade=1``: graded on opening); seeded deals of
+    the standard positions only.
 
     >>> from solver.game.deal import deal
     >>> from solver.models.heuristics import greedy_arrangement
@@ -144,6 +145,7 @@ def _url(d: PlayedDeal) -> str | None:
         query["ace"] = 1
     if d.rules.flush_beats_full_house:
         query["flush"] = 1
+    query["grade"] = 1  # the main page grades the arrangement once it is laid out
     return "/?" + urlencode(query)
 
 

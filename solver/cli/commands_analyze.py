@@ -13,7 +13,8 @@ import time
 
 from solver.analysis.where import WHERE_HELP
 from solver.app.analyze import AnalyzeRequest, analyze
-from solver.app.arguments import non_negative_int, positive_int
+from solver.app.analyze_jobs import POOL_THRESHOLD
+from solver.app.arguments import auto_or_positive_int, non_negative_int, positive_int
 from solver.app.command import Command
 from solver.app.report import Output
 from solver.app.study import StudyRequest, study
@@ -64,7 +65,11 @@ def _analyze_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--csv", metavar="OUT", default=None, help="write one row per deal to OUT as each finishes"
     )
-    parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes (1)")
+    parser.add_argument(
+        "--jobs", type=auto_or_positive_int, default="auto", metavar="N|auto",
+        help="worker processes; auto (default): one per idle CPU this process may use, "
+        f"none below {POOL_THRESHOLD} deals",
+    )  # fmt: skip
     add_book_arguments(parser)
 
 

@@ -1,13 +1,21 @@
 """The JSON API of the Analyze and Study pages: ``quintet analyze`` and ``quintet report``.
 
-=====================  ===============================================
-``POST /api/analyze``  ``quintet analyze --json``: a history's text, graded
-``POST /api/report``   ``quintet report --json``: aggregates over the book
-=====================  ===============================================
+==========================  ==========================================================
+``POST /api/analyze``       ``quintet analyze --json``: a history's text, graded (a job,
+                            waited for)
+``POST /api/jobs/analyze``  the same as a job (202): poll ``GET /api/jobs/{id}``, whose
+                            progress is ``{"done": deals graded, "total": deals}``;
+                            ``DELETE`` cancels it
+``POST /api/report``        ``quintet report --json``: aggregates over the book
+==========================  ==========================================================
 
 Bodies are validated into the same requests the command line builds
 (:class:`~solver.app.analyze.AnalyzeRequest`, :class:`~solver.app.study.StudyRequest`);
-the work runs in a thread, the server's default book answers.
+the server's default book answers.  An analysis runs on the server's job
+queue (:mod:`solver.web.jobs`) like the other long requests: in its own
+process, one deal after another (the queue shares the cores between jobs),
+cancellable, within the server's time limit (the whole analysis, and each
+solve of a deal the book lacks); the report runs in a thread.
 """
 
 from __future__ import annotations
@@ -15,14 +23,18 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from solver.app.analyze import AnalyzeRequest, analyze
+from solver.app.analyze import AnalyzeRequest
 from solver.app.history import MAX_HISTORY_BYTES
 from solver.app.limits import MAX_TOP
 from solver.app.study import StudyRequest, study
 from solver.game.rules import DiscardMode, Rules
+from solver.web.api import finished_job, job_manager, wait_for_job
+from solver.web.jobs import Job, JobState
+from solver.web.responses import JOB_START, JOB_WAIT
 
 __all__ = ["router"]
 
@@ -37,6 +49,11 @@ class AnalyzeIn(BaseModel):
     history: Annotated[str, Field(max_length=MAX_HISTORY_BYTES)]
     top: Annotated[int, Field(ge=1, le=MAX_TOP)] = 10
 
+    def request(self) -> AnalyzeRequest:
+        """The use case's request: one job's process, no pool of its own (the queue's
+        ``max_running`` shares the cores, and a job's process may not start others)."""
+        return AnalyzeRequest(content=self.history, top=self.top, jobs=1)
+
 
 class ReportIn(BaseModel):
     """The report's rules, payoff and filter (``--mode``, ``--payoff``, ``--where``)."""
@@ -48,12 +65,30 @@ class ReportIn(BaseModel):
     where: Annotated[str | None, Field(max_length=400)] = None
 
 
-@router.post("/analyze")
-async def analyze_endpoint(body: AnalyzeIn) -> dict[str, Any]:
-    """The ``quintet-analysis/1`` document of the history, its warnings as data."""
-    request = AnalyzeRequest(content=body.history, top=body.top)
-    answer = await asyncio.to_thread(analyze, request)
-    return {**answer.document, "warnings": [n.message for n in answer.warnings]}
+def _start(request: Request, body: AnalyzeIn) -> Job:
+    return job_manager(request).submit("analyze", body.request())
+
+
+@router.post(
+    "/analyze", responses=JOB_WAIT, summary="quintet analyze: a history of play graded deal by deal"
+)
+async def analyze_endpoint(request: Request, body: AnalyzeIn) -> JSONResponse:
+    """The ``quintet-analysis/1`` document of the history, its warnings as data (a job,
+    waited for)."""
+    job = _start(request, body)
+    await wait_for_job(request, job)
+    if job.state is JobState.DONE and job.result is not None:
+        return JSONResponse({**job.result, "warnings": job.warnings})
+    return finished_job(job)
+
+
+@router.post(
+    "/jobs/analyze", status_code=202, responses=JOB_START, summary="start analyzing a history"
+)
+def start_analyze(request: Request, body: AnalyzeIn) -> dict[str, Any]:
+    """The new job's status; poll ``GET /api/jobs/{id}`` (progress: deals graded of the
+    total; the document in ``result``, the skipped lines in ``warnings``)."""
+    return _start(request, body).status()
 
 
 @router.post("/report")

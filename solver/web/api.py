@@ -11,7 +11,8 @@ the same input (the same report functions make both):
 ``POST /api/equilibrium``  ``quintet equilibrium`` (runs as a job, waits)
 ``POST /api/grade``    ``quintet grade``: your arrangement graded (runs as a job, waits)
 ``POST /api/play``     the computer's arrangement against yours, and the score
-``POST /api/jobs/{kind}``  start a suggest, equilibrium, grade or play job (202)
+``POST /api/jobs/{kind}``  start a suggest, equilibrium, grade or play job (202); analyze:
+                       :mod:`solver.web.analysis_api`
 ``GET /api/jobs/{id}``  a job's state, progress and document
 ``DELETE /api/jobs/{id}``  cancel a job
 ``POST /api/holdings`` the page's helper: both holdings, dealt or entered
@@ -59,7 +60,7 @@ from solver.play.registry import OPPONENTS, PLAYER_NAMES
 from solver.web.jobs import STOPPING, Job, JobManager, JobState
 from solver.web.responses import JOB_ID, JOB_START, JOB_WAIT
 
-__all__ = ["router"]
+__all__ = ["finished_job", "job_manager", "router", "wait_for_job"]
 
 router = APIRouter(prefix="/api")
 
@@ -261,7 +262,8 @@ def players_of() -> dict[str, Any]:
     return catalog().document
 
 
-def _manager(request: Request) -> JobManager:
+def job_manager(request: Request) -> JobManager:
+    """The app's job manager."""
     manager: JobManager = request.app.state.jobs
     return manager
 
@@ -269,10 +271,11 @@ def _manager(request: Request) -> JobManager:
 def _submit(request: Request, kind: str, body: HoldingsIn) -> Job:
     # The request is built and checked here: bad input is a 400 before any work starts.
     # A full queue (429) and a stopping server (503) are answered by the app's handlers.
-    return _manager(request).submit(kind, body.request())
+    return job_manager(request).submit(kind, body.request())
 
 
-def _finished(job: Job) -> JSONResponse:
+def finished_job(job: Job) -> JSONResponse:
+    """The answer for a finished job: its document, or its error with the status code."""
     if job.state is JobState.DONE:
         return JSONResponse(job.result)
     if job.stopped:
@@ -286,13 +289,19 @@ def _finished(job: Job) -> JSONResponse:
     return JSONResponse({"detail": job.error or job.state.value, "argument": job.argument}, code)
 
 
-async def _wait(request: Request, job: Job) -> JSONResponse:
-    """Wait for ``job`` without blocking the event loop; cancel it if the client leaves."""
+async def wait_for_job(request: Request, job: Job) -> None:
+    """Wait for ``job`` to finish without blocking the event loop; cancel it if the client
+    leaves."""
     while not job.state.finished:
         if await request.is_disconnected():
-            _manager(request).cancel(job.id)
+            job_manager(request).cancel(job.id)
         await asyncio.sleep(0.05)
-    return _finished(job)
+
+
+async def _wait(request: Request, job: Job) -> JSONResponse:
+    """Wait for ``job``; its answer."""
+    await wait_for_job(request, job)
+    return finished_job(job)
 
 
 @router.post(
@@ -362,7 +371,7 @@ def start_play(request: Request, body: PlayIn) -> dict[str, Any]:
 
 
 def _known(request: Request, job_id: str) -> Job:
-    job = _manager(request).get(job_id)
+    job = job_manager(request).get(job_id)
     if job is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no job {job_id!r}")
     return job
@@ -379,6 +388,6 @@ def job_status(request: Request, job_id: str) -> dict[str, Any]:
 def cancel_job(request: Request, job_id: str) -> dict[str, Any]:
     """Cancel the job (its process is ended); its status."""
     job = _known(request, job_id)
-    _manager(request).cancel(job_id)
+    job_manager(request).cancel(job_id)
     job.finished_event.wait(timeout=2)
     return job.status()

@@ -23,6 +23,7 @@ from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
 
+from solver.app.analyze import analyze
 from solver.app.answers import Answer
 from solver.app.grading import grade_arrangement, play
 from solver.app.solving import equilibrium, suggest
@@ -51,11 +52,25 @@ def _equilibrium(request: Any, send: Callable[[dict[str, Any]], None]) -> Answer
     return equilibrium(request, on_record=progress)
 
 
+def _analyze(request: Any, send: Callable[[dict[str, Any]], None]) -> Answer:
+    """The analyze use case; each deal graded is reported as progress (at most 10 a second)."""
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done == total or now - last[0] >= 0.1:
+            last[0] = now
+            send({"done": done, "total": total})
+
+    return analyze(request, on_progress=progress)
+
+
 KINDS: dict[str, Callable[[Any, Callable[[dict[str, Any]], None]], Answer]] = {
     "suggest": lambda request, send: suggest(request),
     "equilibrium": _equilibrium,
     "grade": lambda request, send: grade_arrangement(request),
     "play": lambda request, send: play(request),
+    "analyze": _analyze,
 }
 
 

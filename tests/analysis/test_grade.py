@@ -20,9 +20,16 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from solver.analysis import grade as grade_module
 from solver.analysis.changes import ChangeKind, moves_for
 from solver.analysis.dominance import dominating_arrangement
-from solver.analysis.grade import VERDICT_THRESHOLDS, Verdict, grade, verdict_for
+from solver.analysis.grade import (
+    VERDICT_THRESHOLDS,
+    Verdict,
+    equilibrium_grade,
+    grade,
+    verdict_for,
+)
 from solver.book.source import DEFAULT_SOURCE
 from solver.equilibria.equilibrium import Payoff, solve
 from solver.equilibria.matrix_game import solve_matrix_game
@@ -260,6 +267,31 @@ def test_given_equilibrium_is_used_and_checked():
     assert g.equilibrium is equilibrium
     with pytest.raises(SolverError, match="equilibrium is not of this deal"):
         grade(arrangement, theirs, TWO, equilibrium=equilibrium.transposed())
+
+
+def test_equilibrium_grade_is_the_grade_without_the_best_responses(deal3, monkeypatch):
+    """What ``analyze`` uses: the same loss, verdict and change, and no strategy frontier."""
+    holding, _ = deal3
+    cases = [(greedy_arrangement(holding), holding, FULL)]
+    mine, theirs = deal(7, TWO).holdings
+    rng = np.random.default_rng(3)
+    cases += [(random_arrangement(mine, rng, TWO), theirs, TWO) for _ in range(4)]
+    whole = [grade(a, opponent, rules) for a, opponent, rules in cases]
+
+    def no_frontier(*_args, **_kwargs):
+        raise AssertionError("equilibrium_grade needs no best response")
+
+    monkeypatch.setattr(grade_module, "frontier_best_response", no_frontier)
+    for (arrangement, opponent, rules), g in zip(cases, whole, strict=True):
+        core = equilibrium_grade(arrangement, opponent, rules)
+        assert (core.value, core.equilibrium_loss, core.verdict) == (
+            g.value,
+            g.equilibrium_loss,
+            g.verdict,
+        )
+        assert core.change == g.change and core.certificate_gap == g.certificate_gap
+    with pytest.raises(ArrangementError, match="not in the holding"):
+        equilibrium_grade(cases[1][0], theirs, TWO, holding=theirs)
 
 
 def test_transposed_result_is_the_other_seat():

@@ -8,15 +8,19 @@ import json
 import numpy as np
 import pytest
 
+from solver.app import analyze_jobs
 from solver.app.analyze import AnalyzeRequest, analyze
+from solver.app.analyze_jobs import POOL_THRESHOLD, jobs_for
 from solver.app.grading import grade_arrangement
 from solver.app.history import parse_history
+from solver.app.limits import MAX_JOBS
 from solver.app.requests import BookChoice, GradeRequest, holdings
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import format_cards
 from solver.game.deal import deal
 from solver.game.rules import DiscardMode, Rules
+from solver.models.heuristics import greedy_arrangement
 from solver.play.training import Series, train
 
 RULES = Rules(position_points=(6, 7), discard_mode=DiscardMode.INDEPENDENT)
@@ -161,13 +165,50 @@ def test_jobs_and_csv_output(tmp_path, book):
     assert [r["loss"] for r in one["rows"]] == [r["loss"] for r in two["rows"]]
     assert all(r["from_book"] for r in two["rows"])  # the first run stored every deal
     rows = list(csv.DictReader(out.open()))
-    assert sorted(int(r["line"]) for r in rows) == [r["line"] for r in two["rows"]]
+    # Written in the history's order, whichever worker finished first.
+    assert [int(r["line"]) for r in rows] == [r["line"] for r in two["rows"]]
+    assert [r["line"] for r in two["rows"]] == sorted(r["line"] for r in two["rows"])
+
+
+def test_jobs_auto_is_the_idle_cpus_for_long_histories(monkeypatch):
+    monkeypatch.setattr(analyze_jobs, "available_cpus", lambda: 6)
+    monkeypatch.setattr(analyze_jobs.os, "getloadavg", lambda: (0.4, 3.0, 3.0))
+    assert jobs_for("auto", POOL_THRESHOLD - 1) == 1  # short: the pool would cost more
+    assert jobs_for("auto", POOL_THRESHOLD) == 6
+    assert jobs_for("auto", 10**6) == 6
+    assert jobs_for(3, 2) == 1 and jobs_for(3, 3) == 2 and jobs_for(3, 100) == 3
+    monkeypatch.setattr(analyze_jobs.os, "getloadavg", lambda: (3.6, 1.0, 1.0))
+    assert jobs_for("auto", 1000) == 2  # four CPUs busy: two left
+    monkeypatch.setattr(analyze_jobs.os, "getloadavg", lambda: (9.0, 1.0, 1.0))
+    assert jobs_for("auto", 1000) == 1 and jobs_for(3, 1000) == 3  # a number is kept
+    monkeypatch.setattr(analyze_jobs.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(analyze_jobs, "available_cpus", lambda: 10**4)
+    assert jobs_for("auto", 10**6) == MAX_JOBS
+    for bad in (0, MAX_JOBS + 1, "2", 2.0, True):
+        with pytest.raises(QuintetError, match=r"^jobs must be auto or a number"):
+            jobs_for(bad, 10)
+
+
+def test_tasks_keep_a_game_together_and_start_with_the_first_game():
+    laid = parse_history(
+        "seed,arrangement\n"
+        + "".join(
+            f"{seed},{greedy_arrangement(deal(seed).holdings[0]).format(ascii=True)}\n"
+            for seed in (1, 1, 2, 3, 2, 4, 5, 6, 7, 8, 9, 10)
+        )
+    )[0]
+    tasks = analyze_jobs._tasks(laid, 2)
+    assert [index for index, _ in tasks[0]] == [0, 1]  # the first game, graded before the pool
+    assert sorted(index for task in tasks for index, _ in task) == list(range(len(laid)))
+    home = {index: k for k, task in enumerate(tasks) for index, _ in task}
+    assert home[2] == home[4]  # seed 2's two deals in one task: solved once
+    assert all(len(task) <= analyze_jobs.TASK_DEALS for task in tasks)
 
 
 def test_requests_are_checked_before_the_work(tmp_path):
     with pytest.raises(QuintetError, match=r"missing/out.csv"):
         analyze(AnalyzeRequest(content="", csv=str(tmp_path / "missing" / "out.csv")))
-    with pytest.raises(QuintetError, match=r"^jobs must be between 1"):
+    with pytest.raises(QuintetError, match=r"^jobs must be auto or a number between 1"):
         analyze(AnalyzeRequest(content="", jobs=0))
     with pytest.raises(QuintetError, match=r"^path or content"):
         analyze(AnalyzeRequest())

@@ -8,6 +8,8 @@ import signal
 import subprocess
 import time
 
+import pytest
+
 from solver.game.deal import deal
 from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement
@@ -24,11 +26,12 @@ def _history(path, deals: int) -> None:
             writer.writerow([seed, laid.format(ascii=True)])
 
 
-def test_ctrl_c_keeps_the_graded_rows(tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_keeps_the_graded_rows(tmp_path, jobs):
     history, out = tmp_path / "h.csv", tmp_path / "rows.csv"
     _history(history, 200)
     process = subprocess.Popen(
-        [*CLI, "analyze", str(history), "--no-book", "--csv", str(out), "--json"],
+        [*CLI, "analyze", str(history), "--no-book", "--csv", str(out), "--json", "--jobs", jobs],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

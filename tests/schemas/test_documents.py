@@ -172,6 +172,13 @@ def test_the_analysis_report_and_book_check_documents(tmp_path):
     with_bad_line.write_text(history.read_text() + "not a deal\n")
     book = BookChoice(str(tmp_path / "analyzed.sqlite"))
     valid(analyze(AnalyzeRequest(path=str(with_bad_line), book=book)).document, FORMATS["analysis"])
+    from solver.game.deal import deal
+    from solver.models.heuristics import greedy_arrangement
+
+    laid = greedy_arrangement(deal(1).holdings[0]).format(ascii=True)
+    seeded = analyze(AnalyzeRequest(content=f"seed,arrangement\n1,{laid}\n", book=book)).document
+    assert seeded["rows"][0]["url"].startswith("/?seed=1&")  # a link, not null
+    valid(seeded, FORMATS["analysis"])
     for mode in DiscardMode:
         rules = Rules(position_points=(6, 7), discard_mode=mode)
         path = tmp_path / f"{mode.value}.sqlite"

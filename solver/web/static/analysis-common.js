@@ -104,6 +104,25 @@
     return data;
   }
 
+  // A job of the server's queue (POST /api/jobs/KIND, then GET /api/jobs/ID until it ends):
+  // onStatus(status) sees each poll (its progress); resolves to the finished status (done),
+  // else throws an ApiError whose status is the job's state (cancelled, timeout, error...).
+  async function job(kind, body, onStatus) {
+    let status = await post("/api/jobs/" + kind, body);
+    for (;;) {
+      if (onStatus) onStatus(status);
+      if (status.state === "done") return status;
+      if (!["queued", "running"].includes(status.state)) throw new ApiError(status.error || status.state, status.state);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const response = await fetch("/api/jobs/" + status.id);
+      const data = await response.json().catch(() => ({ detail: response.statusText }));
+      if (!response.ok) throw new ApiError(typeof data.detail === "string" ? data.detail : response.statusText, response.status);
+      status = data;
+    }
+  }
+
+  const cancelJob = (id) => fetch("/api/jobs/" + id, { method: "DELETE" }).catch(() => null);
+
   // ---------- charts: inline SVG, drawn into a <figure> with an HTML legend ----------
   const svgNode = (name, attrs, text) => Cards.node(name, attrs, text);
   // Charts are drawn 600 units wide, 360 on a phone (so that their text stays readable).
@@ -234,6 +253,6 @@
 
   window.Analysis = {
     state, t, combination, verdict, el, number, percent, precise, serverText, translate,
-    pageUrl, writeParams, post, ApiError, barChart, stackedChart, histogram, figure, onLanguage,
+    pageUrl, writeParams, post, job, cancelJob, ApiError, barChart, stackedChart, histogram, figure, onLanguage,
   };
 })();

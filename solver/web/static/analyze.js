@@ -1,5 +1,6 @@
 // The Analyze page: a history (a file chosen or dropped, or this browser's session
-// history) graded by POST /api/analyze; the summary, the deals (sortable, filterable, each
+// history) graded by an analyze job of the server's queue (POST /api/jobs/analyze, polled:
+// deals graded of the total, cancellable); the summary, the deals (sortable, filterable, each
 // opening on the main page's table) and the leaks.
 //
 // The session history is read from localStorage["quintet.history"]: JSON Lines text, one
@@ -28,6 +29,7 @@
 
   const view = { doc: null, name: "", key: "loss", order: "desc", verdicts: new Set(VERDICTS), minLoss: null };
   let clock = null;
+  let running = null; // the analyze job under way: its id
 
   // JSON Lines made smaller, line for line (so the line numbers the server reports stay).
   function compact(text) {
@@ -51,6 +53,7 @@
 
   function status(text, running) {
     $("status-text").textContent = text || "";
+    $("status-progress").textContent = "";
     $("status-time").textContent = "";
     clearInterval(clock);
     if (running) {
@@ -81,8 +84,17 @@
     for (const control of document.querySelectorAll("#source button, #source input")) control.disabled = true;
     status(t("grading", { name: name === null ? t("session_name") : name }), true);
     document.body.dataset.state = "grading";
+    const cancel = $("cancel-analysis");
+    cancel.hidden = cancel.disabled = false;
     try {
-      view.doc = await A.post("/api/analyze", { history, top: 10 });
+      const done = await A.job("analyze", { history, top: 10 }, (job) => {
+        running = job.id;
+        const p = job.progress;
+        $("status-progress").textContent = job.state === "queued" ? t("queued")
+          : p && p.total ? t("graded_of", { done: p.done, total: p.total }) : "";
+        $("status-progress").dataset.done = p ? p.done : "";
+      });
+      view.doc = { ...done.result, warnings: done.warnings };
       view.name = name;
       document.body.dataset.state = "done";
       status("");
@@ -91,9 +103,12 @@
       document.body.dataset.state = "failed";
       status("");
       const tooLarge = error.status === 413;
-      message(tooLarge ? t("too_large", { kb: Math.ceil(size / 1024), max: MAX_BODY / 1024 })
-        : [t("failed"), " ", A.serverText(error.message)]);
+      if (tooLarge) message(t("too_large", { kb: Math.ceil(size / 1024), max: MAX_BODY / 1024 }));
+      else if (error.status === "cancelled" || error.status === "timeout") message(t(error.status));
+      else message(t("failed"), " ", A.serverText(error.message));
     } finally {
+      running = null;
+      cancel.hidden = true;
       for (const control of document.querySelectorAll("#source button, #source input")) control.disabled = false;
     }
   }
@@ -222,7 +237,7 @@
   function leakTable(id, title, columns, rows) {
     return el("div", { class: "leak" },
       el("h3", { id: id + "-title", text: title }),
-      el("table", { id, class: "leak-table", "aria-labelledby": id + "-title" },
+      el("table", { id, class: "leak-table cards-on-phone", "aria-labelledby": id + "-title" },
         el("thead", {}, el("tr", {}, columns.map((c) => el("th", { scope: "col", text: t(c[0]) })))),
         el("tbody", {}, rows.map((row) => el("tr", { dataset: row.data },
           columns.map((c, i) => el(i === 0 ? "th" : "td", { scope: i === 0 ? "row" : null, "data-label": t(c[0]) }, c[1](row))))))));
@@ -278,6 +293,9 @@
     }
     if (!text || !text.trim()) message(t("no_session"));
     else analyzeText(text, null);
+  });
+  $("cancel-analysis").addEventListener("click", () => {
+    if (running) A.cancelJob(running);
   });
   $("min-loss").addEventListener("input", (event) => {
     const value = parseFloat(event.target.value);

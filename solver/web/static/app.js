@@ -119,6 +119,8 @@
     state.cardsText = params.get("cards");
     state.opponentText = params.get("opp");
     state.dealt = !state.cardsText;
+    // grade=1 (the Analyze page's links): grade the arrangement once it is laid out.
+    state.gradeOnOpen = params.get("grade") === "1";
     const arrangement = params.get("arr");
     return arrangement ? arrangement.split("_").map((p) => p.match(/../g) || []) : null;
   }
@@ -288,10 +290,13 @@
     translatePage();
     for (const hook of hooks.language) hook();
     document.body.dataset.ready = "true";
+    let laid = false;
     if (state.view === "analysis" && (state.seed !== null || state.cardsText)) {
-      await loadHoldings(arrangement).catch((error) => showMessage(error.message));
+      laid = await loadHoldings(arrangement).then(() => true, (error) => showMessage(error.message));
     }
     setView(state.view);
+    if (laid && state.gradeOnOpen && Quintet.layout.complete()) await Quintet.panels.grade({ reveal: true });
+    state.gradeOnOpen = false;
   }
 
   window.Quintet = {

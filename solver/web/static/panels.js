@@ -134,7 +134,8 @@
   }
 
   // ---------- grade any arrangement ----------
-  async function grade() {
+  // reveal: scroll the grade into view when it is shown (a deal opened from the Analyze page).
+  async function grade(options) {
     if (!Q.layout.complete()) {
       Q.showMessage(t("need_all"));
       return;
@@ -146,6 +147,7 @@
       const doc = await Q.runJob("grade", { ...Q.holdingsBody(), arrangement });
       if (Q.layout.arrangementText() === arrangement) lastGrade = { doc, arrangement };
       renderGrade();
+      if (lastGrade && options && options.reveal) $("grade-result").scrollIntoView({ block: "start" });
     } catch (error) {
       Q.showMessage(error.message);
     }
@@ -159,7 +161,7 @@
   function init() {
     $("suggest-btn").addEventListener("click", suggest);
     $("equilibrium-btn").addEventListener("click", equilibrium);
-    $("grade-btn").addEventListener("click", grade);
+    $("grade-btn").addEventListener("click", () => grade());
     Q.hooks.changed.push(() => {
       if (lastGrade && Q.layout.arrangementText() !== lastGrade.arrangement) {
         lastGrade = null;
@@ -179,5 +181,5 @@
     });
   }
 
-  Q.panels = { init };
+  Q.panels = { init, grade };
 })();
