@@ -24,7 +24,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["pack_rows", "pareto_keep", "ragged_arange", "strictly_dominated", "unique_rows"]
+__all__ = [
+    "merge_maximal",
+    "pack_rows",
+    "pareto_keep", "ragged_arange",
+    "strictly_dominated",
+    "unique_rows",
+]
 
 _BITS = 10  # strengths are below 1024
 
@@ -251,3 +257,47 @@ def strictly_dominated(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
         open_rows = open_rows[~out[open_rows]]
         start, block = stop, block * 2
     return out
+
+
+_BROADCAST_UP_TO = 400  # new rows compared all against all, rather than by pareto_keep's rounds
+
+
+def merge_maximal(known: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The non-dominated rows of ``known`` and ``rows``, ``known`` being non-dominated already.
+
+    Same set as ``pareto_keep`` of both, in another order: the new rows equal to
+    or dominated by a known one go first (the usual case), the rest are
+    filtered among themselves and remove the known rows they dominate.  A few
+    broadcast comparisons of packed rows, where a :func:`pareto_keep` of both
+    costs a dozen rounds of numpy calls.
+
+    >>> merge_maximal(np.array([[1, 5], [3, 3]]), np.array([[2, 5], [1, 1], [2, 5]])).tolist()
+    [[3, 3], [2, 5]]
+    >>> merge_maximal(np.zeros((0, 2)), np.array([[1024, 0]]))
+    Traceback (most recent call last):
+        ...
+    ValueError: merge_maximal needs at most 5 columns of integers in 0..1023
+    """
+    if rows.shape[1] > 5 or (rows.size and (rows.min() < 0 or rows.max() >= 1 << _BITS)):
+        raise ValueError("merge_maximal needs at most 5 columns of integers in 0..1023")
+    if rows.shape[0] == 0:
+        return known
+    packed, _, guards = _guarded_packing(rows)
+    _, first = np.unique(packed, return_index=True)
+    packed = packed[first]
+    theirs = _guarded_packing(known)[0]
+    if known.shape[0]:
+        covered = np.isin(packed, theirs) | strictly_dominated(rows[first], known)
+        first, packed = first[~covered], packed[~covered]
+    if packed.shape[0] > _BROADCAST_UP_TO:
+        alive = pareto_keep(np.zeros(packed.shape[0], dtype=np.int64), rows[first])
+        first, packed = first[alive], packed[alive]
+    elif packed.shape[0] > 1:
+        at_least = ((packed[:, None] | guards) - packed[None, :]) & guards == guards
+        np.fill_diagonal(at_least, False)  # distinct rows: >= is domination
+        alive = ~at_least.any(axis=0)
+        first, packed = first[alive], packed[alive]
+    if known.shape[0] and packed.shape[0]:
+        beaten = (((packed[:, None] | guards) - theirs[None, :]) & guards == guards).any(axis=0)
+        known = known[~beaten]
+    return np.concatenate([known, rows[first]])

@@ -114,19 +114,19 @@ def options_of(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         fits = ((codes[members][:, None] - ms_codes[candidates][None, :]) & guards) == guards
         per_member = fits.sum(axis=1)
         n_options[members] = per_member
-        # Row-major, so by state, then multiset (flat indices beat np.nonzero's pairs).
-        flat = np.flatnonzero(fits)
-        state = flat // candidates.shape[0]
-        multiset = flat - state * candidates.shape[0]
-        found.append((members, per_member, state, candidates[multiset]))
+        found.append((members, per_member, fits, candidates))
     start = np.cumsum(n_options) - n_options
     total = int(n_options.sum())
     out = np.empty(total, dtype=np.int64)
-    for members, per_member, state, multiset in found:
-        first = (np.cumsum(per_member) - per_member)[state]
-        local = np.arange(state.shape[0]) - first
-        out[start[members[state]] + local] = multiset
-    return np.repeat(np.arange(keys.shape[0]), n_options), out
+    for members, per_member, fits, candidates in found:
+        # Row-major, so by state, then multiset (flat indices beat np.nonzero's
+        # pairs); each state's run moves from its place here to its slot.
+        flat = np.flatnonzero(fits)
+        shift = start[members] - (np.cumsum(per_member) - per_member)
+        row_start = np.arange(members.shape[0]) * candidates.shape[0]
+        multiset = candidates[flat - row_start.repeat(per_member)]
+        out[np.arange(flat.shape[0]) + shift.repeat(per_member)] = multiset
+    return np.arange(keys.shape[0]).repeat(n_options), out
 
 
 @dataclass
