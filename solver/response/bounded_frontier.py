@@ -261,12 +261,14 @@ class HoldingFrontiers:
         else:
             assert stage.child_index is not None  # set by _discover for every width > 1
             child_state = stage.child_index
-            sizes = below.offsets[child_state + 1] - below.offsets[child_state]
+            all_sizes = np.diff(below.offsets)[child_state]
+            live = np.flatnonzero(all_sizes)
             if known.shape[0]:
-                sizes = np.where(self._pair_alive(stage, below, sizes, known), sizes, 0)
-            pair = np.repeat(np.arange(stage.state.shape[0]), sizes)
+                live = self._pair_alive(stage, below, live, known)
+            sizes = all_sizes[live]
+            pair = np.repeat(live, sizes)
             local = ragged_arange(sizes)
-            child_row = np.repeat(below.offsets[child_state], sizes) + local
+            child_row = np.repeat(below.offsets[child_state[live]], sizes) + local
             multiset = stage.multiset
             rows = insert_sorted(
                 below.rows[child_row], self.strength[multiset[pair]].astype(np.int16)
@@ -288,9 +290,10 @@ class HoldingFrontiers:
         )
 
     def _pair_alive(
-        self, stage: _Stage, below: RankLevel, sizes: np.ndarray, known: np.ndarray
+        self, stage: _Stage, below: RankLevel, live: np.ndarray, known: np.ndarray
     ) -> np.ndarray:
-        """Whether each (state, multiset) pair may add a row the bound test keeps.
+        """The pairs of ``live`` (indices of the (state, multiset) pairs whose child
+        has rows) that may add a row the bound test keeps.
 
         Every row of the pair is ``insert(q, strength(m))`` for a row ``q`` of the
         child, at most the child's component-wise maximum ``Q``; so its bound is
@@ -301,35 +304,32 @@ class HoldingFrontiers:
         kept row has a bound at least as large, so it is kept too.
         """
         assert stage.child_index is not None
-        alive = sizes > 0
-        live = np.flatnonzero(alive)
         if live.shape[0] == 0:
-            return alive
+            return live
         filled = np.flatnonzero(np.diff(below.offsets) > 0)
-        child_max = np.zeros((below.keys.shape[0], below.rows.shape[1]), dtype=np.int16)
-        child_max[filled] = np.maximum.reduceat(below.rows, below.offsets[filled], axis=0)
-        rows = _insert_columns(
-            child_max[stage.child_index[live]],
-            self.strength[stage.multiset[live]].astype(np.int16),
+        # Bounds by column: the gathers and maxima over pairs run on contiguous arrays.
+        child_max = np.zeros((below.rows.shape[1], below.keys.shape[0]), dtype=np.int16)
+        child_max[:, filled] = np.maximum.reduceat(below.rows, below.offsets[filled], axis=0).T
+        every = live.shape[0] == stage.state.shape[0]
+        child = stage.child_index if every else stage.child_index[live]
+        state = stage.state if every else stage.state[live]
+        columns = np.empty((below.rows.shape[1] + 1, live.shape[0]), dtype=np.int16)
+        _insert_into(
+            child_max[:, child],
+            self.strength16[stage.multiset if every else stage.multiset[live]],
+            columns,
         )
         # Whole states first (most fall here): the maximum over a state's pairs
         # bounds each of them.  Pairs are sorted by state, so states are runs.
-        state = stage.state[live]
         starts = np.flatnonzero(np.concatenate([[True], state[1:] != state[:-1]]))
         states = state[starts]
-        state_bound = np.sort(
-            np.concatenate(
-                [np.maximum.reduceat(rows, starts, axis=0), stage.upper[states]], axis=1
-            ),
-            axis=1,
-        )
+        state_max = np.maximum.reduceat(columns, starts, axis=1).T
+        state_bound = np.sort(np.concatenate([state_max, stage.upper[states]], axis=1), axis=1)
         state_alive = np.zeros(stage.keys.shape[0], dtype=bool)
         state_alive[states] = ~strictly_dominated(state_bound, known)
         open_pairs = np.flatnonzero(state_alive[state])
-        bound = np.concatenate([rows[open_pairs], stage.upper[state[open_pairs]]], axis=1)
-        alive[:] = False
-        alive[live[open_pairs]] = ~strictly_dominated(np.sort(bound, axis=1), known)
-        return alive
+        bound = np.concatenate([columns[:, open_pairs].T, stage.upper[state[open_pairs]]], axis=1)
+        return live[open_pairs[~strictly_dominated(np.sort(bound, axis=1), known)]]
 
     def _witnessed(self, stage: _Stage, level: RankLevel) -> np.ndarray:
         """Achievable complete profiles: each row with its state's witness completion."""

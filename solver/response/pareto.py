@@ -236,14 +236,16 @@ def strictly_dominated(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
     out = np.zeros(n, dtype=bool)
     if n == 0 or others.shape[0] == 0:
         return out
-    packed, _, guards = _guarded_packing(rows)
+    packed, row_sum, guards = _guarded_packing(rows)
     theirs, their_sum, _ = _guarded_packing(others)
     # Largest sums first, in blocks doubling in size: when most rows are
     # dominated (the usual case in pruning), the first few others decide
-    # them, and later blocks only see the rows still open.
-    theirs = theirs[np.argsort(-their_sum, kind="stable")]
+    # them, and later blocks only see the rows still open.  A row is only
+    # strictly dominated by a larger sum: it leaves once the sums reach its own.
+    by_sum = np.argsort(-their_sum, kind="stable")
+    theirs, their_sum = theirs[by_sum], their_sum[by_sum]
     guarded = theirs | guards
-    open_rows = np.arange(n)
+    open_rows = np.flatnonzero(row_sum < their_sum[0])
     start, block = 0, 4
     while start < theirs.shape[0] and open_rows.shape[0]:
         stop = start + block
@@ -255,6 +257,8 @@ def strictly_dominated(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
             beats &= theirs[None, start:stop] != mine
             out[chunk] = beats.any(axis=1)
         open_rows = open_rows[~out[open_rows]]
+        if stop < theirs.shape[0]:
+            open_rows = open_rows[row_sum[open_rows] < their_sum[stop]]
         start, block = stop, block * 2
     return out
 
