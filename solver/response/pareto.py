@@ -27,7 +27,8 @@ import numpy as np
 __all__ = [
     "merge_maximal",
     "pack_rows",
-    "pareto_keep", "ragged_arange",
+    "pareto_keep",
+    "ragged_arange",
     "strictly_dominated",
     "unique_rows",
 ]
