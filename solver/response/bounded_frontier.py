@@ -121,7 +121,8 @@ def _group_max(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Distinct keys (sorted), the component-wise maximum of their rows
     (``columns`` holds the rows by column, and so does the result), for each
-    key the index of one of its rows of largest score, and the index of each
+    key the index of its last row of largest score (scores are non-negative,
+    below 2**31), and the index of each
     key among the distinct ones.
 
     Keys index dense arrays (they are below 5**8): no sorting.
@@ -135,12 +136,11 @@ def _group_max(
     upper = np.zeros((columns.shape[0], distinct.shape[0]), dtype=columns.dtype)
     for j in range(columns.shape[0]):
         np.maximum.at(upper[j], group, columns[j])
-    best = np.full(distinct.shape[0], np.iinfo(np.int64).min)
-    np.maximum.at(best, group, scores)
-    pick = np.zeros(distinct.shape[0], dtype=np.int64)
-    hit = np.flatnonzero(scores == best[group])
-    pick[group[hit]] = hit
-    return distinct, upper, pick, group
+    # Score and index in one int64 (scores are small and non-negative): one
+    # maximum gives the last of the rows of largest score.
+    best = np.zeros(distinct.shape[0], dtype=np.int64)
+    np.maximum.at(best, group, (scores << 32) | np.arange(scores.shape[0]))
+    return distinct, upper, best & 0xFFFFFFFF, group
 
 
 class HoldingFrontiers:
