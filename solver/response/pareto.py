@@ -253,10 +253,12 @@ def strictly_dominated(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
         step = max(1, _GUARD_CHUNK // block)
         for first in range(0, open_rows.shape[0], step):
             chunk = open_rows[first : first + step]
-            mine = packed[chunk, None]
-            beats = ((guarded[None, start:stop] - mine) & guards) == guards
-            beats &= theirs[None, start:stop] != mine
-            out[chunk] = beats.any(axis=1)
+            # (others, rows): the reduction runs along the long axis, several
+            # times faster than along a short last one.
+            mine = packed[None, chunk]
+            beats = ((guarded[start:stop, None] - mine) & guards) == guards
+            beats &= theirs[start:stop, None] != mine
+            out[chunk] = beats.any(axis=0)
         open_rows = open_rows[~out[open_rows]]
         if stop < theirs.shape[0]:
             open_rows = open_rows[row_sum[open_rows] < their_sum[stop]]
