@@ -52,7 +52,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from solver.response.pareto import pareto_keep, ragged_arange, strictly_dominated
+from solver.response.pareto import merge_maximal, pareto_keep, ragged_arange, strictly_dominated
 from solver.response.rank_frontier import (
     POW5,
     RankLevel,
@@ -75,6 +75,7 @@ class _Stage:
     state: np.ndarray  # (pairs,) index of the state
     multiset: np.ndarray  # (pairs,) multiset removed
     child: np.ndarray  # (pairs,) key of the state left, one level down
+    columns: np.ndarray  # (n_packets - width, S) the upper bounds by column
     child_index: np.ndarray | None = None  # (pairs,) its index among the next stage's keys
 
 
@@ -96,36 +97,50 @@ def _insert_columns(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
     return out
 
 
+def _insert_into(columns: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
+    """:func:`_insert_columns` on bounds stored by column: ``columns`` is
+    ``(width, n)``, ``out`` the ``(width + 1, n)`` result (no temporaries).
+
+    >>> out = np.empty((3, 2), dtype=np.int64)
+    >>> _insert_into(np.array([[1, 2], [5, 3]]), np.array([3, 9]), out)
+    >>> out.T.tolist()
+    [[1, 3, 5], [2, 3, 9]]
+    """
+    width = columns.shape[0]
+    for j in range(width + 1):
+        if j == 0:
+            out[0] = values if width == 0 else np.minimum(values, columns[0])
+            continue
+        np.maximum(values, columns[j - 1], out=out[j])
+        if j < width:
+            np.minimum(out[j], columns[j], out=out[j])
+
+
 def _group_max(
-    keys: np.ndarray, values: np.ndarray, scores: np.ndarray
+    keys: np.ndarray, columns: np.ndarray, scores: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct keys (sorted), the component-wise maximum of their ``values``
-    rows, for each key the index of one of its rows of largest score, and the
-    index of each key among the distinct ones.
+    """Distinct keys (sorted), the component-wise maximum of their rows
+    (``columns`` holds the rows by column, and so does the result), for each
+    key the index of its last row of largest score (scores are non-negative,
+    below 2**31), and the index of each
+    key among the distinct ones.
 
     Keys index dense arrays (they are below 5**8): no sorting.
     """
     seen = np.zeros(_KEY_RANGE, dtype=bool)
     seen[keys] = True
     distinct = np.flatnonzero(seen)
-    slot = np.zeros(_KEY_RANGE, dtype=np.int64)
+    slot = np.empty(_KEY_RANGE, dtype=np.int64)  # read only at the keys written
     slot[distinct] = np.arange(distinct.shape[0])
     group = slot[keys]
-    upper = np.zeros((values.shape[1], distinct.shape[0]), dtype=values.dtype)
-    for j in range(values.shape[1]):
-        np.maximum.at(upper[j], group, values[:, j])
-    best = np.full(distinct.shape[0], np.iinfo(np.int64).min)
-    np.maximum.at(best, group, scores)
-    pick = np.zeros(distinct.shape[0], dtype=np.int64)
-    hit = np.flatnonzero(scores == best[group])
-    pick[group[hit]] = hit
-    return distinct, upper.T.copy(), pick, group
-
-
-def _merge(known: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The non-dominated rows of both sets."""
-    both = np.concatenate([known, rows])
-    return both[pareto_keep(np.zeros(both.shape[0], dtype=np.int64), both)]
+    upper = np.zeros((columns.shape[0], distinct.shape[0]), dtype=columns.dtype)
+    for j in range(columns.shape[0]):
+        np.maximum.at(upper[j], group, columns[j])
+    # Score and index in one int64 (scores are small and non-negative): one
+    # maximum gives the last of the rows of largest score.
+    best = np.zeros(distinct.shape[0], dtype=np.int64)
+    np.maximum.at(best, group, (scores << 32) | np.arange(scores.shape[0]))
+    return distinct, upper, best & 0xFFFFFFFF, group
 
 
 class HoldingFrontiers:
@@ -157,6 +172,7 @@ class HoldingFrontiers:
         n_packets: int,
     ) -> None:
         self.strength = multiset_strength.astype(np.int64)
+        self.strength16 = multiset_strength.astype(np.int16)
         self.n_packets = n_packets
         self.levels: dict[int, RankLevel] = {}
         stages = self._discover(plans)
@@ -174,12 +190,12 @@ class HoldingFrontiers:
             if width:
                 below = self._compute(width, stages[width], below, known)
                 self.levels[width] = below
-                known = _merge(known, self._witnessed(stages[width], below))
+                known = merge_maximal(known, self._witnessed(stages[width], below))
             if width in plans:
                 rows, origin = self._complete(width, *plans[width])
                 found.append(rows)
                 origins.append(origin)
-                known = _merge(known, rows)
+                known = merge_maximal(known, rows)
         self.candidates = np.concatenate(found) if found else known
         self.origin = np.concatenate(origins) if origins else np.zeros((0, 3), dtype=np.int64)
 
@@ -193,22 +209,25 @@ class HoldingFrontiers:
             root_keys, root_rows = plans.get(
                 width, (np.zeros(0, dtype=np.int64), np.zeros((0, completed), dtype=np.int64))
             )
-            # Strengths are below 1024: the bounds are int16 (less memory traffic).
             root_rows = root_rows.astype(np.int64)
-            keys, upper, witness_rows = (
-                [root_keys],
-                [root_rows.astype(np.int16)],
-                [root_rows.sum(axis=1)],
-            )
-            if parent is not None:
-                added = self.strength[parent.multiset]
-                keys.append(parent.child)
-                upper.append(_insert_columns(parent.upper[parent.state], added.astype(np.int16)))
-                witness_rows.append(parent.witness.sum(axis=1)[parent.state] + added)
-            distinct, bound, pick, group = _group_max(
-                np.concatenate(keys), np.concatenate(upper), np.concatenate(witness_rows)
-            )
             n_roots = root_keys.shape[0]
+            n_pairs = 0 if parent is None else parent.state.shape[0]
+            # Strengths are below 1024: the bounds are int16 (less memory traffic),
+            # by column (the pairs' gathers and maxima run on contiguous columns).
+            keys = np.empty(n_roots + n_pairs, dtype=np.int64)
+            columns = np.empty((completed, n_roots + n_pairs), dtype=np.int16)
+            scores = np.empty(n_roots + n_pairs, dtype=np.int64)
+            keys[:n_roots], columns[:, :n_roots] = root_keys, root_rows.T
+            scores[:n_roots] = root_rows.sum(axis=1)
+            if parent is not None:
+                added = self.strength16[parent.multiset]
+                keys[n_roots:] = parent.child
+                # np.take: several times faster than fancy indexing of 2-d arrays.
+                _insert_into(
+                    np.take(parent.columns, parent.state, axis=1), added, columns[:, n_roots:]
+                )
+                np.add(parent.witness.sum(axis=1)[parent.state], added, out=scores[n_roots:])
+            distinct, bound, pick, group = _group_max(keys, columns, scores)
             if parent is not None:
                 stages[width + 1] = replace(parent, child_index=group[n_roots:])
             # The witness of each state: its pick's root flushes or parent witness + packet.
@@ -222,7 +241,13 @@ class HoldingFrontiers:
                 )
             state, multiset = options_of(distinct) if width > 1 else (distinct[:0], distinct[:0])
             stage = _Stage(
-                distinct, bound, witness, state, multiset, distinct[state] - ms_keys[multiset]
+                distinct,
+                bound.T.copy(),
+                witness,
+                state,
+                multiset,
+                distinct[state] - ms_keys[multiset],
+                columns=bound,
             )
             stages[width] = parent = stage
         return stages
@@ -239,15 +264,17 @@ class HoldingFrontiers:
         else:
             assert stage.child_index is not None  # set by _discover for every width > 1
             child_state = stage.child_index
-            sizes = below.offsets[child_state + 1] - below.offsets[child_state]
+            all_sizes = np.diff(below.offsets)[child_state]
+            live = np.flatnonzero(all_sizes)
             if known.shape[0]:
-                sizes = np.where(self._pair_alive(stage, below, sizes, known), sizes, 0)
-            pair = np.repeat(np.arange(stage.state.shape[0]), sizes)
+                live = self._pair_alive(stage, below, live, known)
+            sizes = all_sizes[live]
+            pair = np.repeat(live, sizes)
             local = ragged_arange(sizes)
-            child_row = np.repeat(below.offsets[child_state], sizes) + local
+            child_row = np.repeat(below.offsets[child_state[live]], sizes) + local
             multiset = stage.multiset
             rows = insert_sorted(
-                below.rows[child_row], self.strength[multiset[pair]].astype(np.int16)
+                np.take(below.rows, child_row, axis=0), self.strength16[multiset[pair]]
             )
             group = stage.state[pair]
         keep = pareto_keep(group, rows)
@@ -266,9 +293,10 @@ class HoldingFrontiers:
         )
 
     def _pair_alive(
-        self, stage: _Stage, below: RankLevel, sizes: np.ndarray, known: np.ndarray
+        self, stage: _Stage, below: RankLevel, live: np.ndarray, known: np.ndarray
     ) -> np.ndarray:
-        """Whether each (state, multiset) pair may add a row the bound test keeps.
+        """The pairs of ``live`` (indices of the (state, multiset) pairs whose child
+        has rows) that may add a row the bound test keeps.
 
         Every row of the pair is ``insert(q, strength(m))`` for a row ``q`` of the
         child, at most the child's component-wise maximum ``Q``; so its bound is
@@ -279,40 +307,45 @@ class HoldingFrontiers:
         kept row has a bound at least as large, so it is kept too.
         """
         assert stage.child_index is not None
-        alive = sizes > 0
-        live = np.flatnonzero(alive)
         if live.shape[0] == 0:
-            return alive
+            return live
         filled = np.flatnonzero(np.diff(below.offsets) > 0)
-        child_max = np.zeros((below.keys.shape[0], below.rows.shape[1]), dtype=np.int16)
-        child_max[filled] = np.maximum.reduceat(below.rows, below.offsets[filled], axis=0)
-        rows = _insert_columns(
-            child_max[stage.child_index[live]],
-            self.strength[stage.multiset[live]].astype(np.int16),
+        # Bounds by column: the gathers and maxima over pairs run on contiguous arrays.
+        child_max = np.zeros((below.rows.shape[1], below.keys.shape[0]), dtype=np.int16)
+        child_max[:, filled] = np.maximum.reduceat(below.rows, below.offsets[filled], axis=0).T
+        every = live.shape[0] == stage.state.shape[0]
+        child = stage.child_index if every else stage.child_index[live]
+        state = stage.state if every else stage.state[live]
+        columns = np.empty((below.rows.shape[1] + 1, live.shape[0]), dtype=np.int16)
+        _insert_into(
+            np.take(child_max, child, axis=1),
+            self.strength16[stage.multiset if every else stage.multiset[live]],
+            columns,
         )
         # Whole states first (most fall here): the maximum over a state's pairs
         # bounds each of them.  Pairs are sorted by state, so states are runs.
-        state = stage.state[live]
         starts = np.flatnonzero(np.concatenate([[True], state[1:] != state[:-1]]))
         states = state[starts]
-        state_bound = np.sort(
-            np.concatenate(
-                [np.maximum.reduceat(rows, starts, axis=0), stage.upper[states]], axis=1
-            ),
-            axis=1,
-        )
+        state_max = np.maximum.reduceat(columns, starts, axis=1).T
+        state_bound = np.sort(np.concatenate([state_max, stage.upper[states]], axis=1), axis=1)
         state_alive = np.zeros(stage.keys.shape[0], dtype=bool)
         state_alive[states] = ~strictly_dominated(state_bound, known)
         open_pairs = np.flatnonzero(state_alive[state])
-        bound = np.concatenate([rows[open_pairs], stage.upper[state[open_pairs]]], axis=1)
-        alive[:] = False
-        alive[live[open_pairs]] = ~strictly_dominated(np.sort(bound, axis=1), known)
-        return alive
+        bound = np.concatenate(
+            [
+                np.take(columns, open_pairs, axis=1).T,
+                np.take(stage.upper, state[open_pairs], axis=0),
+            ],
+            axis=1,
+        )
+        return live[open_pairs[~strictly_dominated(np.sort(bound, axis=1), known)]]
 
     def _witnessed(self, stage: _Stage, level: RankLevel) -> np.ndarray:
         """Achievable complete profiles: each row with its state's witness completion."""
         group = np.repeat(np.arange(stage.keys.shape[0]), np.diff(level.offsets))
-        rows = np.concatenate([level.rows.astype(np.int64), stage.witness[group]], axis=1)
+        rows = np.concatenate(
+            [level.rows.astype(np.int64), np.take(stage.witness, group, axis=0)], axis=1
+        )
         return np.sort(rows, axis=1)
 
     def _complete(
@@ -325,7 +358,10 @@ class HoldingFrontiers:
         local = ragged_arange(sizes)
         row = np.repeat(start, sizes) + local
         plan = np.repeat(np.arange(keys.shape[0]), sizes)
-        rows = np.concatenate([level.rows[row].astype(np.int64), flushes[plan]], axis=1)
+        rows = np.concatenate(
+            [np.take(level.rows, row, axis=0).astype(np.int64), np.take(flushes, plan, axis=0)],
+            axis=1,
+        )
         origin = np.column_stack([np.full(plan.shape[0], width), plan, local])
         return np.sort(rows, axis=1), origin
 

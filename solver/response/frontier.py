@@ -42,7 +42,7 @@ from itertools import combinations, permutations
 import numpy as np
 
 from solver.game.arrangement import Arrangement
-from solver.game.cards import HAND_SIZE, N_RANKS, N_SUITS
+from solver.game.cards import HAND_SIZE, N_SUITS
 from solver.game.evaluator import strength
 from solver.game.ranking import ranking
 from solver.game.rules import Rules, rules_or_default
@@ -86,22 +86,24 @@ def _flush_plans(cards: tuple[int, ...], rules: Rules) -> _FlushPlans:
         choices.append(np.vstack([np.full((1, HAND_SIZE), -1), flushes]))
         suit_strength = strength(flushes, rules).astype(np.int64)
         values.append(np.concatenate([[-1], suit_strength]))
-        usages.append(np.vstack([np.zeros((1, N_RANKS), np.int64), rank_counts_rows(flushes)]))
+        # Rank-count keys are linear (no borrow): a plan's residual is the
+        # holding's key minus its flushes' keys.
+        usages.append(np.concatenate([[0], rank_counts_rows(flushes) @ POW5]))
     sizes = [choice.shape[0] for choice in choices]
     pick = np.indices(sizes).reshape(N_SUITS, -1).T  # (P, 4): option per suit
-    chosen_cards = np.stack([choices[s][pick[:, s]] for s in range(N_SUITS)], axis=1)
     chosen_values = np.stack([values[s][pick[:, s]] for s in range(N_SUITS)], axis=1)
-    used = sum(usages[s][pick[:, s]] for s in range(N_SUITS))
+    residual = int(counts @ POW5) - sum(usages[s][pick[:, s]] for s in range(N_SUITS))
     n_flushes = (chosen_values >= 0).sum(axis=1)
-    residual = (counts[None, :] - used) @ POW5
     # Plans with the same residual ranks and flush strengths are interchangeable.
     sorted_values = np.sort(chosen_values, axis=1)
     ok = n_flushes <= rules.n_packets
     key_rows = np.column_stack([sorted_values + 1, residual % 1024, residual // 1024])
     first = unique_rows(np.zeros(int(ok.sum()), dtype=np.int64), key_rows[ok])
     index = np.flatnonzero(ok)[first]
+    # Cards only for the plans kept (there may be many more plans).
+    plan_cards = np.stack([choices[s][pick[index, s]] for s in range(N_SUITS)], axis=1)
     return _FlushPlans(
-        cards=chosen_cards[index],
+        cards=plan_cards,
         strengths=chosen_values[index],
         n_flushes=n_flushes[index],
         residual=residual[index],
@@ -168,18 +170,26 @@ class Frontier:
         ``strengths[i, p]`` is the strength at position ``p`` of strategy ``i``;
         position ``p`` holds the ``order[i, p]``-th weakest packet of profile
         ``profile_index[i]``.  Repeated strengths give each ordering once.
+        Built once (grading and both payoffs' equilibria ask again), read-only.
         """
+        return self._strategies
+
+    @cached_property
+    def _strategies(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = self.rules.n_packets
         orders = np.array(list(permutations(range(n))), dtype=np.int64)
         every = self.profiles[:, orders]  # (profiles, orders, n)
         profile = np.repeat(np.arange(self.profiles.shape[0]), orders.shape[0])
         flat = every.reshape(-1, n)
         first = unique_rows(profile, flat)
-        return (
+        table = (
             flat[first].astype(np.int32),
             profile[first],
             np.tile(orders, (self.profiles.shape[0], 1))[first],
         )
+        for array in table:
+            array.flags.writeable = False
+        return table
 
     def arrangement(self, index: int, order: Iterable[int]) -> Arrangement:
         """The arrangement placing profile ``index``'s packets in ``order``."""

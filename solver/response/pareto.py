@@ -24,7 +24,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["pack_rows", "pareto_keep", "ragged_arange", "strictly_dominated", "unique_rows"]
+__all__ = [
+    "merge_maximal",
+    "pack_rows",
+    "pareto_keep",
+    "ragged_arange",
+    "strictly_dominated",
+    "unique_rows",
+]
 
 _BITS = 10  # strengths are below 1024
 
@@ -58,10 +65,18 @@ def unique_rows(groups: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
     >>> unique_rows(np.array([0, 0, 1]), np.array([[1], [1], [1]])).tolist()
     [0, 2]
+    >>> unique_rows(np.array([-1, 5, -1]), np.array([[3, 1], [3, 1], [3, 1]])).tolist()
+    [0, 1]
     """
     if rows.shape[0] == 0:
         return np.zeros(0, dtype=np.int64)
     packed = pack_rows(rows)
+    shift = _BITS * rows.shape[1]
+    if groups.min() >= 0 and shift + int(groups.max()).bit_length() <= 62:
+        # Group and row in one int64: one sort (np.unique's first occurrences)
+        # where a lexsort of two keys costs twice as much.
+        _, first = np.unique((groups.astype(np.int64) << shift) | packed, return_index=True)
+        return np.sort(first)
     order = np.lexsort((packed, groups))
     g, p = groups[order], packed[order]
     first = np.ones(order.shape[0], dtype=bool)
@@ -230,24 +245,74 @@ def strictly_dominated(rows: np.ndarray, others: np.ndarray) -> np.ndarray:
     out = np.zeros(n, dtype=bool)
     if n == 0 or others.shape[0] == 0:
         return out
-    packed, _, guards = _guarded_packing(rows)
+    packed, row_sum, guards = _guarded_packing(rows)
     theirs, their_sum, _ = _guarded_packing(others)
     # Largest sums first, in blocks doubling in size: when most rows are
     # dominated (the usual case in pruning), the first few others decide
-    # them, and later blocks only see the rows still open.
-    theirs = theirs[np.argsort(-their_sum, kind="stable")]
+    # them, and later blocks only see the rows still open.  A row is only
+    # strictly dominated by a larger sum: it leaves once the sums reach its own.
+    by_sum = np.argsort(-their_sum, kind="stable")
+    theirs, their_sum = theirs[by_sum], their_sum[by_sum]
     guarded = theirs | guards
-    open_rows = np.arange(n)
+    open_rows = np.flatnonzero(row_sum < their_sum[0])
     start, block = 0, 4
     while start < theirs.shape[0] and open_rows.shape[0]:
         stop = start + block
         step = max(1, _GUARD_CHUNK // block)
         for first in range(0, open_rows.shape[0], step):
             chunk = open_rows[first : first + step]
-            mine = packed[chunk, None]
-            beats = ((guarded[None, start:stop] - mine) & guards) == guards
-            beats &= theirs[None, start:stop] != mine
-            out[chunk] = beats.any(axis=1)
+            # (others, rows): the reduction runs along the long axis, several
+            # times faster than along a short last one.
+            mine = packed[None, chunk]
+            beats = ((guarded[start:stop, None] - mine) & guards) == guards
+            beats &= theirs[start:stop, None] != mine
+            out[chunk] = beats.any(axis=0)
         open_rows = open_rows[~out[open_rows]]
+        if stop < theirs.shape[0]:
+            open_rows = open_rows[row_sum[open_rows] < their_sum[stop]]
         start, block = stop, block * 2
     return out
+
+
+_BROADCAST_UP_TO = 400  # new rows compared all against all, rather than by pareto_keep's rounds
+
+
+def merge_maximal(known: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The non-dominated rows of ``known`` and ``rows``, ``known`` being non-dominated already.
+
+    Same set as ``pareto_keep`` of both, in another order: the new rows equal to
+    or dominated by a known one go first (the usual case), the rest are
+    filtered among themselves and remove the known rows they dominate.  A few
+    broadcast comparisons of packed rows, where a :func:`pareto_keep` of both
+    costs a dozen rounds of numpy calls.
+
+    >>> merge_maximal(np.array([[1, 5], [3, 3]]), np.array([[2, 5], [1, 1], [2, 5]])).tolist()
+    [[3, 3], [2, 5]]
+    >>> merge_maximal(np.zeros((0, 2)), np.array([[1024, 0]]))
+    Traceback (most recent call last):
+        ...
+    ValueError: merge_maximal needs at most 5 columns of integers in 0..1023
+    """
+    if rows.shape[1] > 5 or (rows.size and (rows.min() < 0 or rows.max() >= 1 << _BITS)):
+        raise ValueError("merge_maximal needs at most 5 columns of integers in 0..1023")
+    if rows.shape[0] == 0:
+        return known
+    packed, _, guards = _guarded_packing(rows)
+    _, first = np.unique(packed, return_index=True)
+    packed = packed[first]
+    theirs = _guarded_packing(known)[0]
+    if known.shape[0]:
+        covered = np.isin(packed, theirs) | strictly_dominated(rows[first], known)
+        first, packed = first[~covered], packed[~covered]
+    if packed.shape[0] > _BROADCAST_UP_TO:
+        alive = pareto_keep(np.zeros(packed.shape[0], dtype=np.int64), rows[first])
+        first, packed = first[alive], packed[alive]
+    elif packed.shape[0] > 1:
+        at_least = ((packed[:, None] | guards) - packed[None, :]) & guards == guards
+        np.fill_diagonal(at_least, False)  # distinct rows: >= is domination
+        alive = ~at_least.any(axis=0)
+        first, packed = first[alive], packed[alive]
+    if known.shape[0] and packed.shape[0]:
+        beaten = (((packed[:, None] | guards) - theirs[None, :]) & guards == guards).any(axis=0)
+        known = known[~beaten]
+    return np.concatenate([known, rows[first]])

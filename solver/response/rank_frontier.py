@@ -87,6 +87,17 @@ def _multiset_codes() -> np.ndarray:
     return _fit_codes(multiset_table()[0])
 
 
+@lru_cache(maxsize=1)
+def _candidates_by_lowest_count() -> tuple[np.ndarray, ...]:
+    """Entry ``5 * r + k``: the multisets of lowest rank ``r`` holding at most ``k`` of it."""
+    counts, _, by_lowest = multiset_table()
+    return tuple(
+        candidates[counts[candidates, rank] <= k]
+        for rank, candidates in enumerate(by_lowest)
+        for k in range(5)
+    )
+
+
 def multiset_keys() -> np.ndarray:
     """Key of each row of :func:`~solver.game.evaluator.rank_multisets`."""
     return multiset_table()[1]
@@ -96,37 +107,40 @@ def options_of(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(state index, multiset) pairs: multisets that fit and hold the lowest rank.
 
     Sorted by state, then multiset.  The fit test runs on 32-bit codes (eight
-    4-bit fields), and the pairs of each lowest rank are scattered to their
-    state's slot (a counting sort: no argsort).
+    4-bit fields) against the multisets of the state's lowest rank holding at
+    most as many of it as the state (states grouped by both), and the pairs of
+    each group are scattered to their state's slot (a counting sort: no argsort).
     """
-    _, _, by_lowest = multiset_table()
+    candidates_of = _candidates_by_lowest_count()
     ms_codes = _multiset_codes().astype(np.uint32)
     guards = np.uint32(_GUARDS)
     counts = (keys[:, None] // POW5) % 5
     codes = _fit_codes(counts).astype(np.uint32) | guards
     lowest = np.argmax(counts > 0, axis=1)
+    group = lowest * 5 + counts[np.arange(keys.shape[0]), lowest]
+    by_group = np.argsort(group, kind="stable")
     found = []
     n_options = np.zeros(keys.shape[0], dtype=np.int64)
-    for rank, candidates in enumerate(by_lowest):
-        members = np.flatnonzero(lowest == rank)
+    for members in np.split(by_group, np.flatnonzero(np.diff(group[by_group])) + 1):
         if members.shape[0] == 0:
             continue
+        candidates = candidates_of[int(group[members[0]])]
         fits = ((codes[members][:, None] - ms_codes[candidates][None, :]) & guards) == guards
-        per_member = fits.sum(axis=1)
+        per_member = np.count_nonzero(fits, axis=1)
         n_options[members] = per_member
-        # Row-major, so by state, then multiset (flat indices beat np.nonzero's pairs).
-        flat = np.flatnonzero(fits)
-        state = flat // candidates.shape[0]
-        multiset = flat - state * candidates.shape[0]
-        found.append((members, per_member, state, candidates[multiset]))
+        found.append((members, per_member, fits, candidates))
     start = np.cumsum(n_options) - n_options
     total = int(n_options.sum())
     out = np.empty(total, dtype=np.int64)
-    for members, per_member, state, multiset in found:
-        first = (np.cumsum(per_member) - per_member)[state]
-        local = np.arange(state.shape[0]) - first
-        out[start[members[state]] + local] = multiset
-    return np.repeat(np.arange(keys.shape[0]), n_options), out
+    for members, per_member, fits, candidates in found:
+        # Row-major, so by state, then multiset (flat indices beat np.nonzero's
+        # pairs); each state's run moves from its place here to its slot.
+        flat = np.flatnonzero(fits)
+        shift = start[members] - (np.cumsum(per_member) - per_member)
+        row_start = np.arange(members.shape[0]) * candidates.shape[0]
+        multiset = candidates[flat - row_start.repeat(per_member)]
+        out[np.arange(flat.shape[0]) + shift.repeat(per_member)] = multiset
+    return np.arange(keys.shape[0]).repeat(n_options), out
 
 
 @dataclass
