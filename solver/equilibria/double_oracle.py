@@ -75,7 +75,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution
+from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution, one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
 from solver.equilibria.regret_matching import RegretMatching, WarmUp
 from solver.errors import SolverError
@@ -254,6 +254,7 @@ class DoubleOracle:
         self.columns = self.rows if oracle.symmetric else _Side()
         self.lp_value = 0.0
         self.iteration = 0
+        self._certified = np.inf  # the last iteration's certified gap (warm-up's rounds)
         # The warm-up and regret matching's state while warming up; None in the exact phase.
         self._warming = None if warm_up is None else (warm_up, RegretMatching(oracle.symmetric))
 
@@ -284,7 +285,8 @@ class DoubleOracle:
             return self.lp.solve()
         warm_up, matching = self._warming
         payoff = self.lp.matrix()
-        x, y = matching.solve(payoff, warm_up.iterations)
+        with one_blas_thread():  # matrix-vector products: threads cost more than they save
+            x, y = matching.solve(payoff, warm_up.iterations, warm_up.target(self._certified))
         value = 0.0 if self.oracle.symmetric else float(x @ payoff @ y)
         lower, upper = float((x @ payoff).min()), float((payoff @ y).max())
         return MatrixGameSolution(x, y, value, lower, upper)
@@ -349,6 +351,7 @@ class DoubleOracle:
             best_rows, best_columns = self._best_responses(x, y)
             upper = best_rows.value
             lower = -upper if best_columns is None else -best_columns.value
+            self._certified = upper - lower
             done = time.perf_counter()
             self.rows.improve(lower, x)
             self.columns.improve(-upper, y)
