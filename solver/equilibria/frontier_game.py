@@ -195,7 +195,14 @@ class FrontierGame:
         # 2u - 1 for the game outcome u (1, 1/2 or 0).
         return (2.0 * game_outcome(margin, Objective.GAME_RESULT) - 1.0).astype(np.int8)
 
+    def _margins(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """Margins of strength rows ``rows`` against ``columns`` (broadcast), as floats."""
+        return np.sign(rows - columns) @ self.weights.astype(np.float64)
+
     def row_payoffs(self, row: int, columns: Sequence[int]) -> np.ndarray:
+        if self.payoff is Payoff.MARGIN:  # best responses need no stored outcomes
+            strengths = self.columns.strengths[list(columns)]
+            return self._margins(self.rows.strengths[row], strengths)
         payoffs = np.array([self.rows.against[j][row] for j in columns], dtype=np.float64)
         if not self.symmetric:
             # The column player's outcomes against the new row strategy.
@@ -203,6 +210,9 @@ class FrontierGame:
         return payoffs
 
     def column_payoffs(self, rows: Sequence[int], column: int) -> np.ndarray:
+        if self.payoff is Payoff.MARGIN:
+            strengths = self.rows.strengths[list(rows)]
+            return self._margins(strengths, self.columns.strengths[column])
         outcomes = self._outcomes(self.rows, self.columns.strengths[column])
         self.rows.against[column] = outcomes
         return outcomes[list(rows)]
