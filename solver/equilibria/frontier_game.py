@@ -43,6 +43,7 @@ import numpy as np
 
 from solver.equilibria.payoff_oracle import BestResponses
 from solver.errors import SolverError
+from solver.game.arrangement import Arrangement
 from solver.game.rules import Rules
 from solver.models.mixture import Mixture
 from solver.models.opponents import Objective, below_and_above, game_outcome
@@ -120,8 +121,13 @@ class _Player:
         keep = np.flatnonzero(probabilities > 1e-12)
         probs = probabilities[keep] / probabilities[keep].sum()
         chosen = [strategies[i] for i in keep.tolist()]
+        # A profile's packets are rebuilt once however many of its orders are used
+        # (an equilibrium uses a few orders of each of its profiles).
+        profiles = {int(self.profile[s]) for s in chosen}
+        packets = {p: self.front.packets(p).tolist() for p in profiles}
         arrangements = tuple(
-            self.front.arrangement(int(self.profile[s]), self.order[s]) for s in chosen
+            Arrangement(tuple(tuple(packets[int(self.profile[s])][k]) for k in self.order[s]))
+            for s in chosen
         )
         return Mixture(arrangements, tuple(float(p) for p in probs))
 
