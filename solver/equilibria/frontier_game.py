@@ -206,11 +206,10 @@ class FrontierGame:
         return np.sign(rows - columns) @ self.weights.astype(np.float64)
 
     def row_payoffs(self, row: int, columns: Sequence[int]) -> np.ndarray:
+        margins = self._margins(self.rows.strengths[row], self.columns.strengths[list(columns)])
         if self.payoff is Payoff.MARGIN:  # best responses need no stored outcomes
-            strengths = self.columns.strengths[list(columns)]
-            return self._margins(self.rows.strengths[row], strengths)
-        strengths = self.columns.strengths[list(columns)]
-        payoffs = np.sign(self._margins(self.rows.strengths[row], strengths))
+            return margins
+        payoffs = np.sign(margins)
         if not self.symmetric:
             # The column player's outcomes against the new row strategy.
             self.columns.against[row] = self._outcomes(self.columns, self.rows.strengths[row])

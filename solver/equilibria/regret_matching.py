@@ -22,6 +22,10 @@ and the restricted sets grow towards the equilibrium's support at a small
 cost; once the certified gap is small, the strategies the averages use
 start the exact phase.  Regrets persist as the game grows (new strategies
 start at zero), so each restricted game starts from the last one's state.
+The products are in float32 and each restricted game's rounds stop once its
+averages are within a fraction of the last certified gap
+(:attr:`WarmUp.relative`): early restricted games, far from the whole
+game's equilibrium, need no fine solution.
 
 >>> rps = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
 >>> matching = RegretMatching(symmetric=True)
