@@ -2,14 +2,19 @@
 
 Run from the repository root::
 
-    python benchmarks/bench_book.py [--margin N] [--win M] [--seed S] [--lookups K] [--markdown]
+    python benchmarks/bench_book.py [--margin N] [--win M] [--both B] [--seed S] [--lookups K]
+        [--baseline PATH] [--markdown]
 
-It builds a book of N seeded mirror deals (margin) and one of M (win), each in a fresh
-process (one worker, BLAS on one thread), times K lookups of relabelled stored deals
-(``solve_with_book``, ``Book.get``) and projects the full mirror book on 64 and 512 cores.
+It builds a book of N seeded mirror deals (margin), one of M (win) and one of B with both
+payoffs (a worker solves both payoffs of a deal together, sharing its frontier; 0 to skip),
+each in a fresh process (one worker, BLAS on one thread), times K lookups of relabelled
+stored deals (``solve_with_book``, ``Book.get``) and projects the full mirror book on 64 and
+512 cores.  With --baseline (another checkout) each build runs there too, right after
+this checkout's (same load).
 """
 
 import sqlite3
+import sys
 import tempfile
 from contextlib import closing
 from pathlib import Path
@@ -32,14 +37,20 @@ def child(path: Path, payoff: str, deals: int, seed: int, lookups: int) -> None:
 
     with threadpool_limits(limits=1):
         warm = deal(seed=999_999, rules=Rules(ace_low_straight=True))
-        solve_equilibrium(*warm.holdings, warm.rules, payoff)
-        run = h.timed(lambda: build_book(path, RULES, [payoff], deals=deals, seed=seed))
+        payoffs = payoff.split(",")
+        for kind in payoffs:
+            solve_equilibrium(*warm.holdings, warm.rules, kind)
+        run = h.timed(lambda: build_book(path, RULES, payoffs, deals=deals, seed=seed))
     with closing(sqlite3.connect(path)) as connection:  # the log folded in, free pages dropped
         connection.execute("VACUUM")
     rng, full, bare = np.random.default_rng(seed), [], []
     with Book(path) as book:
         rows = book.count()
-        blobs = sum(len(v) for r in book.rows(RULES, payoff) for v in r if type(v) is bytes)
+        rows //= len(payoffs)  # per deal: every payoff's row
+        blobs = sum(
+            len(v) for p in payoffs for r in book.rows(RULES, p) for v in r if type(v) is bytes
+        )
+        payoff = payoffs[0]  # lookups: of the first payoff
         keys = [tuple(k) for k in book.keys(RULES, payoff).tolist()]
         for _ in range(lookups):
             key = keys[int(rng.integers(len(keys)))]
@@ -56,21 +67,22 @@ def child(path: Path, payoff: str, deals: int, seed: int, lookups: int) -> None:
 
 def main() -> int:
     """Build, measure and print the tables."""
-    cli = h.parser(__doc__).options(positive_int, margin=40, win=20, lookups=200)
-    args = cli.options(non_negative_int, seed=0).parse_args()
+    cli = h.parser(__doc__, baseline=True).options(positive_int, margin=40, win=20, lookups=200)
+    args = cli.options(non_negative_int, seed=0, both=20).parse_args()
     if args.child:
         path, payoff, *numbers = args.child
         child(Path(path), payoff, *map(int, numbers))
         return 0
     facts = h.machine(
         ["ortools", "numpy"],
-        f"--margin {args.margin} --win {args.win} --seed {args.seed} --lookups {args.lookups}",
+        f"--margin {args.margin} --win {args.win} --both {args.both} --seed {args.seed} "
+        f"--lookups {args.lookups}",
     )
     rates = h.Table(
         "Book build, mirror deals, one worker",
-        "payoff; deals; wall; CPU; CPU per deal; deals per core-hour; bytes per deal (file); "
+        "payoff; implementation; deals; wall; CPU; CPU per deal; deals per core-hour; bytes per deal (file); "
         "strategy bytes per deal; lookup median; SQLite read median",
-        "lrrrrrrrrr",
+        "llrrrrrrrrr",
     )
     classes = mirror_class_count()
     projection = h.Table(
@@ -80,21 +92,33 @@ def main() -> int:
     )
     total_seconds = total_bytes = 0.0
     with tempfile.TemporaryDirectory(prefix="bench-book-") as folder:
-        for payoff, deals in (("margin", args.margin), ("win", args.win)):
-            path = str(Path(folder) / f"{payoff}.sqlite")
-            numbers = map(str, (deals, args.seed, args.lookups))
-            m = h.last(__file__, "--child", path, payoff, *numbers)
-            per_deal = m["cpu"] / m["stored"]
-            rates.add(
-                f"{payoff}; {m['stored']}; {h.seconds(m['wall'])}; {h.seconds(m['cpu'])}; "
-                f"{h.seconds(per_deal)}; {3600 / per_deal:.0f}; {m['file']:,.0f}; "
-                f"{m['blobs']:,.0f}; {1e3 * m['full']:.2f} ms; {1e3 * m['bare']:.3f} ms"
-            )
-            hours = [f"{classes * per_deal / cores / 3600:.1f} h" for cores in CORES]
-            projection.add(payoff, *hours, f"{classes * m['file'] / 1e9:.2f} GB")
-            total_seconds, total_bytes = total_seconds + per_deal, total_bytes + m["file"]
+        builds = [("margin", args.margin), ("win", args.win), ("margin,win", args.both)]
+        roots = {"this checkout": h.REPO_ROOT} | (
+            {"baseline": args.baseline} if args.baseline else {}
+        )
+        for payoff, deals in [(p, d) for p, d in builds if d]:
+            for name, root in roots.items():
+                path = str(Path(folder) / f"{payoff}-{len(name)}.sqlite")
+                numbers = map(str, (deals, args.seed, args.lookups))
+                done = h.fresh(__file__, "--child", path, payoff, *numbers, root=root)
+                if done.error or not done.messages:
+                    sys.exit(f"{name} {payoff}: {done.error or 'no output'}")
+                m = done.messages[-1]
+                per_deal = m["cpu"] / m["stored"]
+                rates.add(
+                    f"{payoff}; {name}; {m['stored']}; {h.seconds(m['wall'])}; "
+                    f"{h.seconds(m['cpu'])}; {h.seconds(per_deal)}; {3600 / per_deal:.0f}; "
+                    f"{m['file']:,.0f}; {m['blobs']:,.0f}; {1e3 * m['full']:.2f} ms; "
+                    f"{1e3 * m['bare']:.3f} ms"
+                )
+                if name != "this checkout":
+                    continue
+                hours = [f"{classes * per_deal / cores / 3600:.1f} h" for cores in CORES]
+                projection.add(payoff, *hours, f"{classes * m['file'] / 1e9:.2f} GB")
+                if "," not in payoff:
+                    total_seconds, total_bytes = total_seconds + per_deal, total_bytes + m["file"]
     hours = [f"{classes * total_seconds / c / 3600:.1f} h" for c in CORES]
-    projection.add("both", *hours, f"{classes * total_bytes / 1e9:.2f} GB")
+    projection.add("margin + win, built apart", *hours, f"{classes * total_bytes / 1e9:.2f} GB")
     projection.notes = ["wall time: classes x CPU s per deal / cores; size: classes x file bytes"]
     rates.notes = ["deals per core-hour from the process's CPU time (all its threads)"]
     h.show([facts, rates, projection], args.markdown)

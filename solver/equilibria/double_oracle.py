@@ -75,7 +75,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution
+from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution, one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
 from solver.equilibria.regret_matching import RegretMatching, WarmUp
 from solver.errors import SolverError
@@ -254,6 +254,7 @@ class DoubleOracle:
         self.columns = self.rows if oracle.symmetric else _Side()
         self.lp_value = 0.0
         self.iteration = 0
+        self._certified = np.inf  # the last iteration's certified gap (warm-up's rounds)
         # The warm-up and regret matching's state while warming up; None in the exact phase.
         self._warming = None if warm_up is None else (warm_up, RegretMatching(oracle.symmetric))
 
@@ -284,7 +285,7 @@ class DoubleOracle:
             return self.lp.solve()
         warm_up, matching = self._warming
         payoff = self.lp.matrix()
-        x, y = matching.solve(payoff, warm_up.iterations)
+        x, y = matching.solve(payoff, warm_up.iterations, warm_up.target(self._certified))
         value = 0.0 if self.oracle.symmetric else float(x @ payoff @ y)
         lower, upper = float((x @ payoff).min()), float((payoff @ y).max())
         return MatrixGameSolution(x, y, value, lower, upper)
@@ -339,45 +340,66 @@ class DoubleOracle:
         """
         deadline = self._begin(tolerance, time_limit)
         while self.iteration < max_iterations:
-            self.iteration += 1
-            lp_started = time.perf_counter()
-            solution = self._solve_restricted()
-            oracle_started = time.perf_counter()
-            self.lp_value = solution.value
-            # The row solution of a symmetric game is optimal for both sides.
-            x, y = solution.row, solution.row if self.oracle.symmetric else solution.column
-            best_rows, best_columns = self._best_responses(x, y)
-            upper = best_rows.value
-            lower = -upper if best_columns is None else -best_columns.value
-            done = time.perf_counter()
-            self.rows.improve(lower, x)
-            self.columns.improve(-upper, y)
-            record = IterationRecord(
-                iteration=self.iteration,
-                row_strategies=len(self.rows.strategies),
-                column_strategies=len(self.columns.strategies),
-                lower=self.units(self.lower),
-                upper=self.units(self.upper),
-                seconds=done - self.started,
-                lp_seconds=oracle_started - lp_started,
-                oracle_seconds=done - oracle_started,
-            )
+            # One BLAS thread for the work, not for the caller between records.
+            with one_blas_thread():
+                record, step = self._iterate()
             yield record
             if record.gap <= tolerance:
                 return
             if deadline is not None and time.perf_counter() >= deadline:
                 return
-            if self._warming is None:
-                self._prune(x, y)
-            new_rows, new_columns = self._picks(best_rows, best_columns)
-            if self._warming is not None and (
-                upper - lower <= self._warming[0].gap or not (new_rows or new_columns)
-            ):
-                self._end_warm_up(x, y, self._warming[0].keep)
-                continue  # the next restricted game is solved exactly
-            if not new_rows and not new_columns:
-                return  # numerically converged: nothing new to add
-            self._add(new_rows, new_columns)
+            with one_blas_thread():
+                if not self._grow(*step):
+                    return  # numerically converged: nothing new to add
+
+    def _iterate(self) -> tuple[IterationRecord, tuple]:
+        """Solve the restricted game, find the best responses; the record and what grows."""
+        self.iteration += 1
+        lp_started = time.perf_counter()
+        solution = self._solve_restricted()
+        oracle_started = time.perf_counter()
+        self.lp_value = solution.value
+        # The row solution of a symmetric game is optimal for both sides.
+        x, y = solution.row, solution.row if self.oracle.symmetric else solution.column
+        best_rows, best_columns = self._best_responses(x, y)
+        upper = best_rows.value
+        lower = -upper if best_columns is None else -best_columns.value
+        self._certified = upper - lower
+        done = time.perf_counter()
+        self.rows.improve(lower, x)
+        self.columns.improve(-upper, y)
+        record = IterationRecord(
+            iteration=self.iteration,
+            row_strategies=len(self.rows.strategies),
+            column_strategies=len(self.columns.strategies),
+            lower=self.units(self.lower),
+            upper=self.units(self.upper),
+            seconds=done - self.started,
+            lp_seconds=oracle_started - lp_started,
+            oracle_seconds=done - oracle_started,
+        )
+        return record, (x, y, best_rows, best_columns)
+
+    def _grow(
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        best_rows: BestResponses,
+        best_columns: BestResponses | None,
+    ) -> bool:
+        """Prune, add the best responses (or end the warm-up); False when nothing is new."""
+        if self._warming is None:
+            self._prune(x, y)
+        new_rows, new_columns = self._picks(best_rows, best_columns)
+        if self._warming is not None and (
+            self._certified <= self._warming[0].gap or not (new_rows or new_columns)
+        ):
+            self._end_warm_up(x, y, self._warming[0].keep)
+            return True  # the next restricted game is solved exactly
+        if not new_rows and not new_columns:
+            return False
+        self._add(new_rows, new_columns)
+        return True
 
     @property
     def lower(self) -> float:

@@ -43,9 +43,10 @@ import numpy as np
 
 from solver.equilibria.payoff_oracle import BestResponses
 from solver.errors import SolverError
+from solver.game.arrangement import Arrangement
 from solver.game.rules import Rules
 from solver.models.mixture import Mixture
-from solver.models.opponents import Objective, below_and_above, game_outcome
+from solver.models.opponents import Objective, below_and_above
 from solver.models.packets import check_holding
 from solver.response.frontier import Frontier, cached_frontier
 
@@ -106,7 +107,8 @@ class _Player:
     def __init__(self, front: Frontier) -> None:
         self.front = front
         self.strengths, self.profile, self.order = front.strategies()
-        self.by_position = np.ascontiguousarray(self.strengths.T)
+        narrow = np.int16 if self.strengths.max() <= np.iinfo(np.int16).max else np.int32
+        self.by_position = np.ascontiguousarray(self.strengths.T, dtype=narrow)
         # Win outcomes of all of this player's strategies against each
         # restricted opponent strategy, computed once when it joins.
         self.against: dict[int, np.ndarray] = {}
@@ -120,8 +122,13 @@ class _Player:
         keep = np.flatnonzero(probabilities > 1e-12)
         probs = probabilities[keep] / probabilities[keep].sum()
         chosen = [strategies[i] for i in keep.tolist()]
+        # A profile's packets are rebuilt once however many of its orders are used
+        # (an equilibrium uses a few orders of each of its profiles).
+        profiles = {int(self.profile[s]) for s in chosen}
+        packets = {p: self.front.packets(p).tolist() for p in profiles}
         arrangements = tuple(
-            self.front.arrangement(int(self.profile[s]), self.order[s]) for s in chosen
+            Arrangement(tuple(tuple(packets[int(self.profile[s])][k]) for k in self.order[s]))
+            for s in chosen
         )
         return Mixture(arrangements, tuple(float(p) for p in probs))
 
@@ -180,29 +187,38 @@ class FrontierGame:
         return row, column
 
     def _outcomes(self, mine: _Player, theirs: np.ndarray) -> np.ndarray:
-        """Payoff of each of ``mine``'s strategies against one strategy ``theirs``.
+        """Win outcome (1, 0, -1: the margin's sign) of each of ``mine``'s strategies against ``theirs``.
 
-        Margin in points, win as 1, 0, -1.  Stored as int8 when every margin
-        fits (25 points by default), int32 otherwise.
+        int8 margins when every margin fits (25 points by default); strengths
+        compared as int16 (half the memory traffic of int32).
         """
         small = int(self.weights.sum()) <= np.iinfo(np.int8).max
         margin = np.zeros(mine.size, np.int8 if small else np.int32)
         rows = zip(mine.by_position, theirs.tolist(), self.weights.tolist(), strict=True)
         for strengths, their, weight in rows:
-            margin += weight * np.subtract(strengths > their, strengths < their, dtype=margin.dtype)
-        if self.payoff is Payoff.MARGIN:
-            return margin
-        # 2u - 1 for the game outcome u (1, 1/2 or 0).
-        return (2.0 * game_outcome(margin, Objective.GAME_RESULT) - 1.0).astype(np.int8)
+            sign = np.sign(strengths - strengths.dtype.type(their)).astype(margin.dtype)
+            sign *= margin.dtype.type(weight)
+            margin += sign
+        return np.sign(margin).astype(np.int8, copy=False)
+
+    def _margins(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """Margins of strength rows ``rows`` against ``columns`` (broadcast), as floats."""
+        return np.sign(rows - columns) @ self.weights.astype(np.float64)
 
     def row_payoffs(self, row: int, columns: Sequence[int]) -> np.ndarray:
-        payoffs = np.array([self.rows.against[j][row] for j in columns], dtype=np.float64)
+        margins = self._margins(self.rows.strengths[row], self.columns.strengths[list(columns)])
+        if self.payoff is Payoff.MARGIN:  # best responses need no stored outcomes
+            return margins
+        payoffs = np.sign(margins)
         if not self.symmetric:
             # The column player's outcomes against the new row strategy.
             self.columns.against[row] = self._outcomes(self.columns, self.rows.strengths[row])
         return payoffs
 
     def column_payoffs(self, rows: Sequence[int], column: int) -> np.ndarray:
+        if self.payoff is Payoff.MARGIN:
+            strengths = self.rows.strengths[list(rows)]
+            return self._margins(strengths, self.columns.strengths[column])
         outcomes = self._outcomes(self.rows, self.columns.strengths[column])
         self.rows.against[column] = outcomes
         return outcomes[list(rows)]

@@ -38,7 +38,7 @@ import numpy as np
 from solver.equilibria.simplex import SimplexError, WarmSimplex
 from solver.errors import SolverError
 
-__all__ = ["MatrixGameLP", "MatrixGameSolution", "solve_matrix_game"]
+__all__ = ["MatrixGameLP", "MatrixGameSolution", "one_blas_thread", "solve_matrix_game"]
 
 # Tight tolerances: equilibria are certified to 1e-9 by default.  Rarely the
 # tight tolerances make GLOP give up on a degenerate game; then the next
@@ -292,7 +292,7 @@ class MatrixGameLP:
             # One BLAS thread: the simplex's products are matrix-vector ones on a
             # few hundred rows, where OpenBLAS's threads cost more than they save
             # (about 3x the CPU, and far more wall time on a loaded machine).
-            with _blas_controller().limit(limits=1, user_api="blas"):
+            with one_blas_thread():
                 row, column, value = self._simplex.solve(matrix)
         except SimplexError:
             self._simplex = None  # start afresh next time (with a new shift)
@@ -302,6 +302,20 @@ class MatrixGameLP:
                 return MatrixGameSolution(row, column, value + 0.0, lower, upper)
         self.fallbacks += 1
         return _solve_lp(matrix, self.baseline)
+
+
+def one_blas_thread() -> Any:
+    """A context in which BLAS runs on one thread.
+
+    Matrix-vector products on a few hundred strategies gain nothing from
+    OpenBLAS's threads, which cost about 3x the CPU (and far more wall time
+    on a loaded machine) waiting for each other.
+
+    >>> with one_blas_thread():
+    ...     float(np.ones(3) @ np.ones(3))
+    3.0
+    """
+    return _blas_controller().limit(limits=1, user_api="blas")
 
 
 @lru_cache(maxsize=1)

@@ -22,6 +22,10 @@ and the restricted sets grow towards the equilibrium's support at a small
 cost; once the certified gap is small, the strategies the averages use
 start the exact phase.  Regrets persist as the game grows (new strategies
 start at zero), so each restricted game starts from the last one's state.
+The products are in float32 and each restricted game's rounds stop once its
+averages are within a fraction of the last certified gap
+(:attr:`WarmUp.relative`): early restricted games, far from the whole
+game's equilibrium, need no fine solution.
 
 >>> rps = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
 >>> matching = RegretMatching(symmetric=True)
@@ -60,20 +64,40 @@ class WarmUp:
     keep
         At the switch, the strategies kept are those whose average
         probability is at least ``keep`` divided by the size of the set.
+    relative
+        Each restricted game's rounds stop early once the averages' gap on
+        it is at most ``relative`` times the last certified gap (or half of
+        ``gap``, if that is more): while the best responses still gain far
+        more than the restricted game's error, a finer solution buys
+        nothing.  0: always all ``iterations``.
     """
 
     gap: float
     iterations: int = 500
     keep: float = 0.5
+    relative: float = 0.5
+
+    def target(self, certified: float) -> float:
+        """The restricted game's gap at which its rounds may stop, after ``certified``.
+
+        >>> WarmUp(gap=0.02).target(1.0), WarmUp(gap=0.02).target(0.01)
+        (0.5, 0.01)
+        >>> WarmUp(gap=0.02, relative=0.0).target(1.0)
+        0.0
+        """
+        if self.relative <= 0:
+            return 0.0
+        return max(self.relative * certified, self.gap / 2) if np.isfinite(certified) else 0.0
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
             raise SolverError(
                 f"a warm-up needs at least one iteration per restricted game, got {self.iterations}"
             )
-        if not self.gap >= 0 or not self.keep >= 0:
+        if not self.gap >= 0 or not self.keep >= 0 or not self.relative >= 0:
             raise SolverError(
-                f"a warm-up's gap and keep must be non-negative, got {self.gap}, {self.keep}"
+                "a warm-up's gap, keep and relative must be non-negative, "
+                f"got {self.gap}, {self.keep}, {self.relative}"
             )
 
 
@@ -106,30 +130,60 @@ class RegretMatching:
             self.column_regrets, (0, columns - self.column_regrets.shape[0])
         )
 
-    def solve(self, payoff: np.ndarray, iterations: int) -> tuple[np.ndarray, np.ndarray]:
-        """``iterations`` more rounds on ``payoff``; the ``t``-weighted average strategies."""
+    def solve(
+        self, payoff: np.ndarray, iterations: int, target: float = 0.0, check_every: int = 25
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Up to ``iterations`` more rounds on ``payoff``; the ``t``-weighted average strategies.
+
+        Every ``check_every`` rounds the averages' gap on ``payoff`` is
+        measured, and the rounds stop once it is at most ``target`` (0: run
+        them all).  The products are in float32: the averages need only be
+        approximate (double oracle certifies its bounds in float64).
+        """
         rows, columns = payoff.shape
         if (rows, columns) != (self.row_regrets.shape[0], self.column_regrets.shape[0]):
             raise SolverError(
                 f"the game is {rows} x {columns} but the regrets are for "
                 f"{self.row_regrets.shape[0]} x {self.column_regrets.shape[0]}"
             )
+        single = np.asarray(payoff, dtype=np.float32)
+        # Rows x columns for the rows' values, and its transpose (contiguous) for the columns'.
+        across = None if self.symmetric else np.ascontiguousarray(-single.T)
         row_average, column_average = np.zeros(rows), np.zeros(columns)
         x, y = _play(self.row_regrets), _play(self.column_regrets)
         for t in range(1, iterations + 1):
-            row_values = payoff @ y
+            row_values = single @ y.astype(np.float32)
             self.row_regrets = np.maximum(self.row_regrets + row_values - x @ row_values, 0.0)
-            if self.symmetric:
+            if across is None:
                 x = y = _play(self.row_regrets)
             else:
-                column_values = -(x @ payoff)
+                column_values = across @ x.astype(np.float32)
                 self.column_regrets = np.maximum(
                     self.column_regrets + column_values - y @ column_values, 0.0
                 )
                 x, y = _play(self.row_regrets), _play(self.column_regrets)
             row_average += t * x
             column_average += t * y
+            if (
+                target > 0
+                and t % check_every == 0
+                and self._gap(single, across, row_average, column_average) <= target
+            ):
+                break
         row_average /= row_average.sum()
         if self.symmetric:
             return row_average, row_average
         return row_average, column_average / column_average.sum()
+
+    @staticmethod
+    def _gap(
+        single: np.ndarray, across: np.ndarray | None, rows: np.ndarray, columns: np.ndarray
+    ) -> float:
+        """The gap the (unnormalized) averages certify on the game, approximately."""
+        x = (rows / rows.sum()).astype(np.float32)
+        upper = float(
+            (single @ (x if across is None else (columns / columns.sum()).astype(np.float32))).max()
+        )
+        if across is None:
+            return 2.0 * upper  # the value of a symmetric game is 0
+        return upper + float((across @ x).max())

@@ -77,3 +77,44 @@ def test_errors():
         WarmUp(gap=-1.0)
     with pytest.raises(SolverError, match="non-negative"):
         WarmUp(gap=float("nan"))
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_rounds_stop_once_the_target_gap_is_reached(symmetric):
+    rng = np.random.default_rng(7)
+    upper = np.triu(rng.integers(-2, 3, size=(25, 25)), 1)
+    payoff = (upper - upper.T if symmetric else rng.integers(-2, 3, size=(25, 25))).astype(float)
+    full, early = RegretMatching(symmetric), RegretMatching(symmetric)
+    for matching in (full, early):
+        matching.grow(25, 25)
+    x, y = early.solve(payoff, iterations=5000, target=0.2, check_every=10)
+    # Stopped at the first check under the target: well before 5000 rounds, and the
+    # averages (float32 products) certify the gap asked for, in float64.
+    assert exploitability(payoff, x, y) <= 0.2 + 1e-5
+    rounds = next(t for t in range(10, 5001, 10) if _gap_after(payoff, symmetric, t) <= 0.2)
+    assert rounds < 5000
+    assert early.row_regrets == pytest.approx(_regrets_after(payoff, symmetric, rounds))
+    fx, fy = full.solve(payoff, iterations=5000)
+    assert exploitability(payoff, fx, fy) <= exploitability(payoff, x, y)
+
+
+def _gap_after(payoff: np.ndarray, symmetric: bool, rounds: int) -> float:
+    matching = RegretMatching(symmetric)
+    matching.grow(*payoff.shape)
+    return exploitability(payoff, *matching.solve(payoff, iterations=rounds))
+
+
+def _regrets_after(payoff: np.ndarray, symmetric: bool, rounds: int) -> np.ndarray:
+    matching = RegretMatching(symmetric)
+    matching.grow(*payoff.shape)
+    matching.solve(payoff, iterations=rounds)
+    return matching.row_regrets
+
+
+def test_warm_up_targets():
+    warm_up = WarmUp(gap=0.02, relative=0.5)
+    assert warm_up.target(1.0) == 0.5 and warm_up.target(0.01) == 0.01
+    assert warm_up.target(np.inf) == 0.0  # before any certified gap: every round
+    assert WarmUp(gap=0.02, relative=0.0).target(1.0) == 0.0
+    with pytest.raises(SolverError, match="relative"):
+        WarmUp(gap=0.02, relative=-1.0)
