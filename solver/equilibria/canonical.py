@@ -89,6 +89,9 @@ SLACK = 1e-10
 
 # A constraint violated, or a price positive, by more than this adds a strategy.
 _VIOLATION = 1e-11
+# The vertex recomputed at v may miss it by rounding: a probability that is 0
+# at v and about SLACK on the larger face comes out at -1e-13 (then clipped).
+_ROUNDING = 1e-11
 _PER_ROUND = 50  # strategies added per side and round
 _MAX_ROUNDS = 200
 _MAX_STRATEGIES = 3000  # per side: beyond this the search gives up
@@ -178,10 +181,15 @@ def costs(strategies: Sequence[int]) -> np.ndarray:
     ids = np.asarray(strategies, dtype=np.int64)
     if ids.size and int(ids.min()) < 0:
         raise SolverError(f"strategy ids are non-negative, got {int(ids.min())}")
-    # Fibonacci hashing: id times the golden ratio, modulo 1 (exact in integers).
-    return ((ids.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(11)).astype(
-        np.float64
-    ) / float(1 << 53)
+    # splitmix64's finalizer: a linear hash (id times the golden ratio,
+    # modulo 1) made ties, h_a + h_b = h_c + h_d whenever a + b = c + d, and
+    # with them two optimal vertices (measured: independent margin deal 2).
+    z = ids.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(11)).astype(np.float64) / float(1 << 53)
 
 
 @dataclass(frozen=True)
@@ -217,7 +225,9 @@ def _least_cost(payoff: np.ndarray, value: float, cost: np.ndarray) -> _Vertex:
     return _Vertex(point / point.sum(), duals, total.dual_value(), point > 1e-12, duals > 1e-12)
 
 
-def _new(responses: BestResponses, threshold: np.ndarray | float, present: Sequence[int]) -> list[int]:
+def _new(
+    responses: BestResponses, threshold: np.ndarray | float, present: Sequence[int]
+) -> list[int]:
     """Up to :data:`_PER_ROUND` strategies whose value exceeds ``threshold``, not in ``present``."""
     values = responses.values - threshold
     ids = np.arange(values.shape[0]) if responses.strategies is None else responses.strategies
@@ -249,7 +259,9 @@ def _search(side: _Side, value: float) -> tuple[_Vertex, int]:
     raise SolverError("the canonical strategy's search did not converge")
 
 
-def _vertex(payoff: np.ndarray, value: float, support: np.ndarray, binding: np.ndarray) -> np.ndarray:
+def _vertex(
+    payoff: np.ndarray, value: float, support: np.ndarray, binding: np.ndarray
+) -> np.ndarray:
     """The point of ``support`` where the ``binding`` constraints hold at ``value`` (least squares)."""
     block = payoff[np.ix_(support, binding)]
     system = np.vstack([block.T, np.ones((1, block.shape[0]))])
@@ -262,14 +274,16 @@ def _vertex(payoff: np.ndarray, value: float, support: np.ndarray, binding: np.n
 
 def _canonical(side: _Side, value: float, support: Sequence[int], mixed: np.ndarray):
     """The side's canonical strategy (see the module's *Rounding*)."""
-    guarantee = float(-side.check(list(support), mixed).value)
-    point, rounds = _search(side, min(value, guarantee) - SLACK)
+    point, rounds = _search(side, value - SLACK)
     mine, theirs = side.mine(), side.theirs()
     order_mine, order_theirs = np.argsort(mine), np.argsort(theirs)
     payoff = side.payoff()[np.ix_(order_mine, order_theirs)]
-    x = _vertex(payoff, value, point.support[order_mine], point.binding[order_theirs])
-    if x.min() < -1e-12 or (x @ payoff).min() < value - SLACK:
-        x = point.x[order_mine]  # not a stable vertex at v: keep the searched point
+    support, binding = point.support[order_mine], point.binding[order_theirs]
+    x = _vertex(payoff, value, support, binding)
+    if x.min() < -_ROUNDING or (x @ payoff).min() < value - _ROUNDING:
+        # Not a vertex at v itself (rounding made the restricted face at v
+        # empty, or degenerate): the vertex at v - SLACK, recomputed the same way.
+        x = _vertex(payoff, value - SLACK, support, binding)
     x = np.clip(x, 0.0, None)
     x /= x.sum()
     strategies = tuple(int(mine[k]) for k in order_mine)
