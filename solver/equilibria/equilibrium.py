@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
