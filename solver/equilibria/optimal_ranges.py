@@ -13,8 +13,8 @@ The face is taken at ``v - `` :data:`TOLERANCE` so that rounding in ``v``
 cannot make it empty; the ranges are exact to about that much.
 
 >>> a = np.array([[1.0, 1.0], [1.0, 1.0], [0.0, 2.0]])
->>> probability_ranges(a, 1.0, [0, 2])
-((0.0, 1.0), (0.0, 0.0))
+>>> [(round(low, 6), round(high, 6)) for low, high in probability_ranges(a, 1.0, [0, 2])]
+[(0.0, 1.0), (0.0, 0.0)]
 >>> probability_ranges(a, 1.0, [3])
 Traceback (most recent call last):
     ...
