@@ -168,7 +168,7 @@ class _Side:
     price: Callable[[list[int], np.ndarray], BestResponses]  # my payoffs against weights
 
 
-def costs(strategies: Sequence[int]) -> np.ndarray:
+def costs(strategies: Sequence[int] | np.ndarray) -> np.ndarray:
     """The canonical costs ``h`` of frontier strategies: a fixed hash of each id, in ``[0, 1)``.
 
     >>> costs([0, 1, 2]).round(3).tolist()
@@ -287,7 +287,7 @@ def _vertex(
     return x
 
 
-def _canonical(side: _Side, value: float, support: Sequence[int], mixed: np.ndarray):
+def _canonical(side: _Side, value: float) -> CanonicalStrategy:
     """The side's canonical strategy (see the module's *Rounding*)."""
     point, rounds = _search(side, value - SLACK)
     mine, theirs = side.mine(), side.theirs()
@@ -357,8 +357,8 @@ def canonical_pair(oracle: PayoffOracle, search: DoubleOracle) -> CanonicalPair:
     columns = strategies if oracle.symmetric else search.columns.strategies
     matrix.add(list(solution.row_strategies), [*solution.column_strategies, *columns])
     matrix.add(list(strategies), list(strategies) if oracle.symmetric else [])
-    row = _canonical(rows_side, value, solution.row_strategies, solution.row)
+    row = _canonical(rows_side, value)
     if oracle.symmetric:
         return CanonicalPair(row, row, value)
-    column = _canonical(columns_side, -value, solution.column_strategies, solution.column)
+    column = _canonical(columns_side, -value)
     return CanonicalPair(row, column, value)
