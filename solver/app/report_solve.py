@@ -232,10 +232,19 @@ def _verdict_lines(best: BestResponse, lang: Lang | str) -> list[str]:
     return lines
 
 
-def _mixture_lines(mixture: Mixture, lang: Lang | str, limit: int) -> list[str]:
+def _mixture_lines(mixture: Mixture, lang: Lang | str, limit: int, ranges: tuple = ()) -> list[str]:
     order = sorted(range(len(mixture.arrangements)), key=lambda i: -mixture.probabilities[i])
+
+    def spread(i: int) -> str:
+        # Where another optimal strategy puts this arrangement (if it may differ).
+        found = ranges[i] if i < len(ranges) else None
+        if found is None or found[1] - found[0] <= 1e-6:
+            return ""
+        return f"  (optimal: {100 * found[0]:.2f}-{100 * found[1]:.2f}%)"
+
     lines = [
-        f"  {100 * mixture.probabilities[i]:6.2f}%  {_arrangement_text(mixture.arrangements[i], lang)}"
+        f"  {100 * mixture.probabilities[i]:6.2f}%  "
+        f"{_arrangement_text(mixture.arrangements[i], lang)}{spread(i)}"
         for i in order[:limit]
     ]
     if len(order) > limit:
@@ -268,6 +277,9 @@ def equilibrium_payload(result: EquilibriumResult, context: SuggestContext) -> d
         "frontier_strategies": list(result.frontier_sizes),
         "strategy": result.row.to_dict(),
         "opponent_strategy": result.column.to_dict(),
+        "canonical": result.canonical,
+        "strategy_ranges": [None if r is None else list(r) for r in result.row_ranges],
+        "opponent_strategy_ranges": [None if r is None else list(r) for r in result.column_ranges],
         "history": [
             [r.iteration, r.row_strategies, r.column_strategies, r.lower, r.upper, r.seconds]
             for r in result.history
@@ -303,6 +315,17 @@ def _certificate_lines(
     ]
 
 
+def _choice_line(result: EquilibriumResult) -> str:
+    """Which of the optimal strategies is shown (equilibria need not be unique)."""
+    if not result.canonical:
+        return "equilibria need not be unique: shown, the one the solver found"
+    unique = {True: "here it is unique", False: "here it is not", None: "shown"}[result.unique]
+    return (
+        f"equilibria need not be unique ({unique}): shown, the canonical one, "
+        "each player's optimal vertex of least hashed cost over the whole game"
+    )
+
+
 def equilibrium_report(
     result: EquilibriumResult,
     context: SuggestContext,
@@ -319,9 +342,10 @@ def equilibrium_report(
     symmetric = context.theirs == context.mine
     lines = _heading(context, lang, show_cards=True)
     lines.extend(_certificate_lines(result, lang, symmetric, from_book))
+    lines.append(_choice_line(result))
     lines.append(f"your strategy ({len(result.row.arrangements)} arrangements):")
-    lines.extend(_mixture_lines(result.row, lang, limit))
+    lines.extend(_mixture_lines(result.row, lang, limit, result.row_ranges))
     if not symmetric:
         lines.append(f"opponent's strategy ({len(result.column.arrangements)} arrangements):")
-        lines.extend(_mixture_lines(result.column, lang, limit))
+        lines.extend(_mixture_lines(result.column, lang, limit, result.column_ranges))
     return Output("\n".join(lines), equilibrium_payload(result, context))

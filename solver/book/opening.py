@@ -51,7 +51,9 @@ except ImportError:  # pragma: no cover - Windows: creation stays atomic, not se
 __all__ = ["FORMAT", "SCHEMA", "SCHEMA_VERSION", "open_book"]
 
 FORMAT = "quintet-book"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: the stored equilibria are the canonical ones (:mod:`solver.equilibria.canonical`);
+1 held whichever equilibrium the solver found, so a schema-1 book is refused."""
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 SCHEMA = """
@@ -194,6 +196,12 @@ def check_book(path: Path) -> None:
             path,
             f"has schema {schema}, newer than this solver's {SCHEMA_VERSION}; "
             "upgrade quintet-solver",
+        )
+    if int(schema) < SCHEMA_VERSION:
+        raise _error(
+            path,
+            f"has schema {schema}, older than this solver's {SCHEMA_VERSION} (its equilibria "
+            "are not the canonical ones); delete it, or build a new book, to use a book",
         )
 
 

@@ -34,10 +34,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
 
 from solver.equilibria import double_oracle
+from solver.equilibria.canonical import CanonicalStrategy, canonical_pair
 from solver.equilibria.double_oracle import DEFAULT_TOLERANCE, IterationRecord
 from solver.equilibria.frontier_game import FrontierGame, Payoff, parse_payoff
+from solver.equilibria.optimal_ranges import probability_ranges
 from solver.equilibria.regret_matching import WarmUp
 from solver.errors import SolverError
 from solver.game.rules import Rules, rules_or_default
@@ -80,6 +85,17 @@ class EquilibriumResult:
         Whether the gap reached the tolerance.
     frontier_seconds
         Wall time to get both players' frontiers (cached ones come at once).
+    canonical
+        Whether ``row`` and ``column`` are the canonical strategies (each
+        player's optimal strategy of least Euclidean norm over the whole
+        game, :mod:`solver.equilibria.canonical`), not just an equilibrium.
+    row_ranges, column_ranges
+        Aligned with the strategies' arrangements: ``(low, high)``, the range
+        of that probability over the optimal strategies of the final
+        restricted game, for the most likely arrangements (None for the
+        others); empty when not computed.
+    canonical_seconds
+        Wall time of the canonical selection (included in ``seconds``).
     """
 
     payoff: Payoff
@@ -95,6 +111,18 @@ class EquilibriumResult:
     history: tuple[IterationRecord, ...]
     converged: bool
     frontier_seconds: float = 0.0
+    canonical: bool = False
+    row_ranges: tuple[tuple[float, float] | None, ...] = ()
+    column_ranges: tuple[tuple[float, float] | None, ...] = ()
+    canonical_seconds: float = 0.0
+
+    @property
+    def unique(self) -> bool | None:
+        """False when a probability range shows another optimal strategy; None if unknown."""
+        ranges = [r for r in (*self.row_ranges, *self.column_ranges) if r is not None]
+        if not ranges:
+            return None
+        return all(high - low <= _UNIQUE for low, high in ranges)
 
     @property
     def gap(self) -> float:
@@ -130,8 +158,16 @@ class EquilibriumResult:
             lower=lower,
             upper=upper,
             frontier_sizes=self.frontier_sizes[::-1],
+            row_ranges=self.column_ranges,
+            column_ranges=self.row_ranges,
         )
 
+
+# A probability range narrower than this is one point (the ranges' own tolerance).
+_UNIQUE = 1e-6
+# Probability ranges are computed for this many of each strategy's most likely
+# arrangements (two linear programs each): as many as a report shows by default.
+_RANGED = 10
 
 # Strategies added per player and iteration, by payoff and by whether the
 # game is symmetric (mirror mode: one set of strategies serves both sides).
@@ -254,6 +290,60 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
             frontier_seconds=self.frontier_seconds,
         )
 
+    def canonical_result(self, result: EquilibriumResult, tolerance: float) -> EquilibriumResult:
+        """``result`` with each player's canonical strategy and its certificate.
+
+        See :mod:`solver.equilibria.canonical`.  ``result`` is kept as it is
+        when the selection does not converge or certifies a gap above both
+        ``tolerance`` and ``result``'s.
+        """
+        started = time.perf_counter()
+        try:
+            pair = canonical_pair(self.game, self)
+        except SolverError:
+            return result
+        lower = self.game.to_payoff(pair.row.guarantee)
+        upper = self.game.to_payoff(-pair.column.guarantee)
+        if upper - lower > max(tolerance, result.gap):
+            return result
+        row, row_ranges = _ranged(self.game.rows, pair.row, pair.value)
+        column, column_ranges = (
+            (row, row_ranges)
+            if self.game.symmetric
+            else _ranged(self.game.columns, pair.column, -pair.value)
+        )
+        seconds = time.perf_counter() - started
+        return replace(
+            result,
+            row=row,
+            column=column,
+            value=min(max(result.value, lower), upper),
+            lower=lower,
+            upper=upper,
+            seconds=result.seconds + seconds,
+            converged=upper - lower <= tolerance,
+            canonical=True,
+            row_ranges=row_ranges,
+            column_ranges=column_ranges,
+            canonical_seconds=seconds,
+        )
+
+
+def _ranged(
+    player: Any, strategy: CanonicalStrategy, value: float
+) -> tuple[Mixture, tuple[tuple[float, float] | None, ...]]:
+    """The canonical strategy as a mixture, and its most likely arrangements' ranges."""
+    kept = np.flatnonzero(strategy.probabilities > 1e-12)
+    mixture = player.mixture([strategy.strategies[k] for k in kept], strategy.probabilities[kept])
+    top = kept[np.argsort(-strategy.probabilities[kept], kind="stable")[:_RANGED]].tolist()
+    # The face at what the canonical strategy holds: never empty, whatever the rounding.
+    value = min(value, float((strategy.probabilities @ strategy.payoff).min()))
+    try:
+        found = dict(zip(top, probability_ranges(strategy.payoff, value, top), strict=True))
+    except SolverError:  # GLOP gave up on a degenerate face: no ranges, the strategy stands
+        return mixture, ()
+    return mixture, tuple(found.get(k) for k in kept.tolist())
+
 
 def solve(
     first: Iterable[int],
@@ -265,12 +355,16 @@ def solve(
     time_limit: float | None = None,
     warm_simplex: bool = True,
     warm_up: bool = True,
+    canonical: bool = True,
     on_record: Callable[[IterationRecord], None] | None = None,
 ) -> EquilibriumResult:
     """An equilibrium of the deal where player 1 holds ``first`` and player 2 ``second``.
 
     ``warm_simplex`` and ``warm_up`` choose how the restricted games are
-    solved (see :class:`DealDoubleOracle`);
+    solved (see :class:`DealDoubleOracle`); ``canonical`` (default) replaces
+    the equilibrium found by the canonical one, each player's optimal
+    strategy of least Euclidean norm (:meth:`DealDoubleOracle.canonical_result`),
+    the same whatever the solver's path or the seats;
     ``on_record`` sees each iteration's record as it is made (progress).
 
     >>> solve(range(25), range(25), payoff="points")
@@ -286,4 +380,7 @@ def solve(
         history.append(record)
         if on_record is not None:
             on_record(record)
-    return replace(oracle.result(tolerance), history=tuple(history))
+    result = replace(oracle.result(tolerance), history=tuple(history))
+    if canonical and result.converged:
+        result = oracle.canonical_result(result, tolerance)
+    return result

@@ -156,6 +156,34 @@ def test_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
     _refuses_untouched(path, "newer than this solver's")
 
 
+def test_an_older_schema_is_refused_untouched_naming_both_versions(tmp_path: Path) -> None:
+    # A schema-1 book holds non-canonical equilibria: never read as if canonical.
+    path = tmp_path / "b.sqlite"
+    Book(path).close()
+    connection = sqlite3.connect(path)
+    connection.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
+    connection.commit()
+    connection.execute("PRAGMA journal_mode=DELETE")
+    connection.close()
+    _refuses_untouched(path, f"has schema 1, older than this solver's {SCHEMA_VERSION}")
+
+
+def test_an_old_book_is_a_notice_and_the_deal_is_solved_without_it(tmp_path: Path) -> None:
+    from solver.book.source import EquilibriumSource
+    from solver.game.rules import Rules
+
+    path = tmp_path / "b.sqlite"
+    Book(path).close()
+    connection = sqlite3.connect(path)
+    connection.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
+    connection.commit()
+    connection.close()
+    two, h = Rules(position_points=(6, 7)), tuple(range(10))
+    source = EquilibriumSource(path)
+    assert source(h, h, two, "margin").gap <= 1e-9
+    assert any("older than this solver's" in w for w in source.warnings)
+
+
 def _rows(path: Path) -> list[tuple[object, ...]]:
     connection = sqlite3.connect(path)
     try:
