@@ -319,9 +319,10 @@ def _choice_line(result: EquilibriumResult) -> str:
     """Which of the optimal strategies is shown (equilibria need not be unique)."""
     if not result.canonical:
         return "equilibria need not be unique: shown, the one the solver found"
-    unique = {True: "here it is unique", False: "here it is not", None: "shown"}[result.unique]
+    # Unknown (None) for an answer from the book: the ranges need the restricted game.
+    unique = {True: " (this one is)", False: " (this one is not)", None: ""}[result.unique]
     return (
-        f"equilibria need not be unique ({unique}): shown, the canonical one, "
+        f"equilibria need not be unique{unique}: shown, the canonical one, "
         "each player's optimal vertex of least hashed cost over the whole game"
     )
 

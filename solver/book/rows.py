@@ -132,6 +132,9 @@ class Entry:
             frontier_sizes=self.frontier_sizes,
             history=(),
             converged=self.converged,
+            # Schema 2 stores the solves' canonical equilibria (no ranges: those
+            # need the restricted game, which is not stored).
+            canonical=True,
         )
 
 

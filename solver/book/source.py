@@ -94,6 +94,11 @@ class EquilibriumSource:
         is used only when its gap is at most ``tolerance``.
     keep
         How many deals to keep in-process (least recently used go first).
+    canonical
+        Whether solves select the canonical equilibrium (the default, what
+        the book stores and every report shows; :mod:`solver.equilibria.canonical`).
+        False: the double oracle's equilibrium as found, for callers that only
+        play an equilibrium (tournaments); such solves are not stored.
     """
 
     def __init__(
@@ -104,8 +109,10 @@ class EquilibriumSource:
         tolerance: float = DEFAULT_TOLERANCE,
         time_limit: float | None = None,
         keep: int = 16,
+        canonical: bool = True,
     ) -> None:
         self.path: Path | None = None
+        self.canonical = canonical
         if use_book:
             self.path = Path(book) if book is not None else default_book_path()
         self.tolerance, self.time_limit, self.keep = tolerance, time_limit, keep
@@ -203,6 +210,7 @@ class EquilibriumSource:
             payoff,
             tolerance=self.tolerance,
             time_limit=self.time_limit,
+            canonical=self.canonical,
             on_record=on_record,
         )
 
@@ -238,14 +246,16 @@ class EquilibriumSource:
                 self._warn(notice)
             book.close()
 
-    def _store(self, book: Book, key: tuple[int, int], canonical: EquilibriumResult) -> None:
+    def _store(self, book: Book, key: tuple[int, int], solved: EquilibriumResult) -> None:
         """Store a solve; a book that cannot be written is warned about once, and skipped."""
+        if not solved.canonical:  # the book holds canonical equilibria only
+            return
         if not book.writable:
             self._read_only = True
             self._warn(f"book: {book.path} {book.unwritable}; solutions are not stored")
             return
         try:
-            book.put([record(key, orbit_of(key), canonical)])
+            book.put([record(key, orbit_of(key), solved)])
         except BookError as error:
             self._read_only = True
             self._warn(f"{error}; solutions are not stored")

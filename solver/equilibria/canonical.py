@@ -333,7 +333,7 @@ def _sides(oracle: PayoffOracle, matrix: _Matrix) -> tuple[_Side, _Side]:
 
 
 def canonical_pair(oracle: PayoffOracle, search: DoubleOracle) -> CanonicalPair:
-    """Both players' least-norm optimal strategies, from a finished double oracle.
+    """Both players' canonical optimal strategies, from a finished double oracle.
 
     Parameters
     ----------

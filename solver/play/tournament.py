@@ -139,8 +139,11 @@ def play_deal(config: TournamentConfig, index: int) -> DealRecord:
         cached_frontier(tuple(sorted(holding)), rules)  # shared by the solver players
     frontier_seconds = time.perf_counter() - started
 
-    # One source for the deal: both seats of an equilibrium player cost one solve.
-    source = EquilibriumSource(use_book=False, time_limit=config.equilibrium_time_limit)
+    # One source for the deal: both seats of an equilibrium player cost one solve.  The
+    # players only play the equilibrium, so it is not made canonical (2-5x the solve).
+    source = EquilibriumSource(
+        use_book=False, time_limit=config.equilibrium_time_limit, canonical=False
+    )
     plays: dict[tuple[str, int], Play] = {}
     for name in config.players:
         strategy = player(name, solver=source)
