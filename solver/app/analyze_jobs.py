@@ -146,8 +146,21 @@ def jobs_for(jobs: object, deals: int) -> int:
     return wanted if wanted > 1 else 1  # one worker would only wait for this process
 
 
+def _mask_sigint(how: int) -> None:
+    """Block or unblock Ctrl-C in this thread (where the platform can: not on Windows)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(how, {signal.SIGINT})
+
+
 def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    _mask_sigint(getattr(signal, "SIG_UNBLOCK", 1))  # blocked while forked
+    # A worker never prints: its output goes nowhere, so that a worker outliving its
+    # parent never holds the caller's pipes open (a reader would wait for it).
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
 
 
 def _grade_task(
@@ -212,8 +225,15 @@ class Graded:
         following = yield from self._in_order(0)
         # A multiprocessing pool, not concurrent.futures: after Ctrl-C its workers are
         # ended at once (terminate) instead of finishing their tasks first.
-        pool = multiprocessing.Pool(self.jobs, initializer=_quiet_worker)
+        pool = None
         try:
+            # Ctrl-C waits until the pool is whole: interrupted half-made, it would leave
+            # workers that its own threads keep replacing, and nothing would end them.
+            _mask_sigint(getattr(signal, "SIG_BLOCK", 0))
+            try:
+                pool = multiprocessing.Pool(self.jobs, initializer=_quiet_worker)
+            finally:
+                _mask_sigint(getattr(signal, "SIG_UNBLOCK", 1))
             task = partial(_grade_task, book=self.book, time_limit=self.time_limit)
             self._results = pool.imap_unordered(task, tasks[1:])
             for done in self._results:
@@ -221,8 +241,9 @@ class Graded:
                 following = yield from self._in_order(following)
             self._results = None
         finally:
-            pool.terminate()
-            pool.join()
+            if pool is not None:
+                pool.terminate()
+                pool.join()
 
     def _in_order(self, following: int) -> Generator[DealResult, None, int]:
         """Hand out the results from index ``following`` on while there is no gap; the next index."""
