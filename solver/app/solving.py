@@ -52,10 +52,14 @@ __all__ = ["book_notices", "equilibrium", "sampled_top_limit", "source_of", "sug
 
 
 def source_of(
-    book: BookChoice, *, tolerance: float | None = None, time_limit: float | None = None
+    book: BookChoice,
+    *,
+    tolerance: float | None = None,
+    time_limit: float | None = None,
+    ranges: bool = False,
 ) -> EquilibriumSource:
-    """The equilibrium source of a request's book choice and limits."""
-    limits: dict[str, Any] = {"time_limit": time_limit}
+    """The equilibrium source of a request's book choice and limits (``ranges``: for a report)."""
+    limits: dict[str, Any] = {"time_limit": time_limit, "ranges": ranges}
     if tolerance is not None:
         limits["tolerance"] = tolerance
     return EquilibriumSource(book.path, use_book=book.enabled, **limits)
@@ -227,7 +231,9 @@ def equilibrium(
     for path in (request.out, request.certificate, request.nfg):
         if path is not None:
             check_output_path(path)  # before the solve, not after it
-    source = source_of(request.book, tolerance=request.tolerance, time_limit=request.time_limit)
+    source = source_of(
+        request.book, tolerance=request.tolerance, time_limit=request.time_limit, ranges=True
+    )
     result: EquilibriumResult = source(
         holdings.mine, holdings.theirs, rules, request.payoff, on_record=on_record
     )

@@ -78,6 +78,7 @@ def solve_canonical(
         payoff,
         tolerance=tolerance,
         time_limit=time_limit,
+        ranges=False,  # the book does not store them
     )
     return record(key, orbit_of(key), result)
 

@@ -99,6 +99,9 @@ class EquilibriumSource:
         the book stores and every report shows; :mod:`solver.equilibria.canonical`).
         False: the double oracle's equilibrium as found, for callers that only
         play an equilibrium (tournaments); such solves are not stored.
+    ranges
+        Whether solves also give the shown arrangements' probability ranges
+        (for a report; about half the canonical selection's time).
     """
 
     def __init__(
@@ -110,9 +113,10 @@ class EquilibriumSource:
         time_limit: float | None = None,
         keep: int = 16,
         canonical: bool = True,
+        ranges: bool = False,
     ) -> None:
         self.path: Path | None = None
-        self.canonical = canonical
+        self.canonical, self.ranges = canonical, ranges
         if use_book:
             self.path = Path(book) if book is not None else default_book_path()
         self.tolerance, self.time_limit, self.keep = tolerance, time_limit, keep
@@ -211,6 +215,7 @@ class EquilibriumSource:
             tolerance=self.tolerance,
             time_limit=self.time_limit,
             canonical=self.canonical,
+            ranges=self.ranges,
             on_record=on_record,
         )
 

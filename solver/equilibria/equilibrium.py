@@ -290,12 +290,16 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
             frontier_seconds=self.frontier_seconds,
         )
 
-    def canonical_result(self, result: EquilibriumResult, tolerance: float) -> EquilibriumResult:
+    def canonical_result(
+        self, result: EquilibriumResult, tolerance: float, ranges: bool = True
+    ) -> EquilibriumResult:
         """``result`` with each player's canonical strategy and its certificate.
 
         See :mod:`solver.equilibria.canonical`.  ``result`` is kept as it is
         when the selection does not converge or certifies a gap above both
-        ``tolerance`` and ``result``'s.
+        ``tolerance`` and ``result``'s.  ``ranges``: also each likely
+        arrangement's probability range over the restricted optimal face (two
+        linear programs each, about half the selection's time).
         """
         started = time.perf_counter()
         try:
@@ -306,11 +310,11 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
         upper = self.game.to_payoff(-pair.column.guarantee)
         if upper - lower > max(tolerance, result.gap):
             return result
-        row, row_ranges = _ranged(self.game.rows, pair.row, pair.value)
+        row, row_ranges = _ranged(self.game.rows, pair.row, pair.value, ranges)
         column, column_ranges = (
             (row, row_ranges)
             if self.game.symmetric
-            else _ranged(self.game.columns, pair.column, -pair.value)
+            else _ranged(self.game.columns, pair.column, -pair.value, ranges)
         )
         seconds = time.perf_counter() - started
         return replace(
@@ -330,11 +334,13 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
 
 
 def _ranged(
-    player: Any, strategy: CanonicalStrategy, value: float
+    player: Any, strategy: CanonicalStrategy, value: float, ranges: bool = True
 ) -> tuple[Mixture, tuple[tuple[float, float] | None, ...]]:
     """The canonical strategy as a mixture, and its most likely arrangements' ranges."""
     kept = np.flatnonzero(strategy.probabilities > 1e-12)
     mixture = player.mixture([strategy.strategies[k] for k in kept], strategy.probabilities[kept])
+    if not ranges:
+        return mixture, ()
     top = kept[np.argsort(-strategy.probabilities[kept], kind="stable")[:_RANGED]].tolist()
     # The face at what the canonical strategy holds: never empty, whatever the rounding.
     value = min(value, float((strategy.probabilities @ strategy.payoff).min()))
@@ -356,6 +362,7 @@ def solve(
     warm_simplex: bool = True,
     warm_up: bool = True,
     canonical: bool = True,
+    ranges: bool = True,
     on_record: Callable[[IterationRecord], None] | None = None,
 ) -> EquilibriumResult:
     """An equilibrium of the deal where player 1 holds ``first`` and player 2 ``second``.
@@ -366,7 +373,9 @@ def solve(
     vertex of least hashed cost (:meth:`DealDoubleOracle.canonical_result`),
     the same whatever the solver's path or the seats (measured: to 1e-12 on
     mirror deals, 1e-8 on independent margin deals; on independent win deals
-    only as far as the oracle's candidates go, see the module);
+    only as far as the oracle's candidates go, see the module); ``ranges``
+    (with ``canonical``): each shown arrangement's probability range over the
+    restricted optimal face, for reports (stores and grades do not need it);
     ``on_record`` sees each iteration's record as it is made (progress).
 
     >>> solve(range(25), range(25), payoff="points")
@@ -384,5 +393,5 @@ def solve(
             on_record(record)
     result = replace(oracle.result(tolerance), history=tuple(history))
     if canonical and result.converged:
-        result = oracle.canonical_result(result, tolerance)
+        result = oracle.canonical_result(result, tolerance, ranges)
     return result
