@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any
 
 import numpy as np
@@ -56,10 +55,22 @@ def to_json(payload: Any) -> str:
       "n": 2
     }
     """
-    text = json.dumps(strict_json(payload), indent=2, ensure_ascii=False, allow_nan=False)
-    # Fold arrays whose items are all scalars: card lists read better inline.
-    return re.sub(
-        r"\[\s*\n\s*((?:[^\[\]{}\n]+,\s*\n\s*)*[^\[\]{}\n]+?)\s*\n\s*\]",
-        lambda match: "[" + re.sub(r",\s*\n\s*", ", ", match.group(1)) + "]",
-        text,
-    )
+    return _dumped(strict_json(payload), "")
+
+
+def _dumped(value: Any, pad: str) -> str:
+    """``value`` as indented JSON; a list of scalars on one line (no regular expression:
+    folding the text afterwards backtracked exponentially on long lists)."""
+    inner = pad + "  "
+    if isinstance(value, dict) and value:
+        items = (f"{inner}{_scalar(str(k))}: {_dumped(v, inner)}" for k, v in value.items())
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list) and value:
+        if not any(isinstance(item, (dict, list)) for item in value):
+            return "[" + ", ".join(_scalar(item) for item in value) + "]"
+        return "[\n" + ",\n".join(inner + _dumped(item, inner) for item in value) + "\n" + pad + "]"
+    return _scalar(value)
+
+
+def _scalar(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
