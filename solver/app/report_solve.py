@@ -319,7 +319,7 @@ def _choice_line(result: EquilibriumResult) -> str:
     """Which of the optimal strategies is shown (equilibria need not be unique)."""
     if not result.canonical:
         return "equilibria need not be unique: shown, the one the solver found"
-    # Unknown (None) for an answer from the book: the ranges need the restricted game.
+    # Unknown (None) when no ranges were computed (stores and grades do not ask for them).
     unique = {True: " (this one is)", False: " (this one is not)", None: ""}[result.unique]
     return (
         f"equilibria need not be unique{unique}: shown, the canonical one, "

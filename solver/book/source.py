@@ -60,6 +60,7 @@ from solver.equilibria.equilibrium import (
     parse_payoff,
     solve,
 )
+from solver.equilibria.stored_ranges import with_ranges
 from solver.errors import BookError
 from solver.game.rules import Rules
 from solver.models.packets import check_holding
@@ -235,6 +236,8 @@ class EquilibriumSource:
             for seat, (a, b) in enumerate(seats):
                 stored = look_up(a, b, payoff, rules, book, tolerance=self.tolerance)
                 if stored is not None:
+                    if self.ranges:  # a stored answer has none: from its strategies
+                        stored = with_ranges(stored, a, b)
                     return (stored if seat == 0 else stored.transposed()), True
             key, g = canonical_key((first, second))
             canonical = self._solve(

@@ -74,7 +74,7 @@ solver.errors.SolverError: the canonical pair needs a finished double oracle
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -82,7 +82,15 @@ from solver.equilibria.double_oracle import DoubleOracle
 from solver.equilibria.payoff_oracle import BestResponses, PayoffOracle
 from solver.errors import SolverError
 
-__all__ = ["SLACK", "CanonicalPair", "CanonicalStrategy", "canonical_pair", "costs"]
+__all__ = [
+    "SLACK",
+    "CanonicalPair",
+    "CanonicalStrategy",
+    "FaceSearch",
+    "canonical_pair",
+    "canonical_pair_from",
+    "costs",
+]
 
 SLACK = 1e-10
 """How far below the value (oracle units) the searched face reaches (see the module)."""
@@ -116,11 +124,16 @@ class CanonicalStrategy:
 
 @dataclass(frozen=True)
 class CanonicalPair:
-    """Both players' canonical strategies (the same object twice in a symmetric game)."""
+    """Both players' canonical strategies (the same object twice in a symmetric game).
+
+    ``search`` continues the search over the whole game's optimal faces
+    (:meth:`FaceSearch.probability_range`).
+    """
 
     row: CanonicalStrategy
     column: CanonicalStrategy
     value: float
+    search: FaceSearch | None = field(default=None, compare=False, repr=False)
 
 
 class _Matrix:
@@ -192,6 +205,9 @@ def costs(strategies: Sequence[int] | np.ndarray) -> np.ndarray:
     return (z >> np.uint64(11)).astype(np.float64) / float(1 << 53)
 
 
+_Cost = Callable[[np.ndarray], np.ndarray]
+
+
 @dataclass(frozen=True)
 class _Vertex:
     """A restricted program's optimum: the point, its duals, support and binding set."""
@@ -252,11 +268,15 @@ def _new(
     return [int(s) for s in ids[order].tolist() if int(s) not in taken][:_PER_ROUND]
 
 
-def _search(side: _Side, value: float) -> tuple[_Vertex, int]:
-    """Column-and-constraint generation (the module's steps 1-3); the last vertex and round."""
+def _search(side: _Side, value: float, cost: _Cost = costs) -> tuple[_Vertex, int]:
+    """Column-and-constraint generation (the module's steps 1-3); the last vertex and round.
+
+    ``cost`` gives the costs of strategy ids (the canonical hash, or a range's
+    one strategy).
+    """
     for rounds in range(1, _MAX_ROUNDS + 1):
         mine, theirs = side.mine(), side.theirs()
-        point = _least_cost(side.payoff(), value, costs(mine))
+        point = _least_cost(side.payoff(), value, cost(np.asarray(mine, dtype=np.int64)))
         # Their strategies that x does not hold (their payoff above -value).
         constraints = _new(side.check(mine, point.x), -value + _VIOLATION, theirs)
         scale = float(point.duals.sum())
@@ -264,7 +284,7 @@ def _search(side: _Side, value: float) -> tuple[_Vertex, int]:
         priced = side.price(theirs, weights)
         ids = np.arange(priced.values.shape[0]) if priced.strategies is None else priced.strategies
         # Reduced cost h_i - scale * u(i, weights) - mu < 0: value above (h_i - mu) / scale.
-        threshold = (costs(ids) - point.mu + _VIOLATION) / max(scale, 1e-300)
+        threshold = (cost(ids) - point.mu + _VIOLATION) / max(scale, 1e-300)
         variables = _new(priced, threshold, mine)
         if not constraints and not variables:
             return point, rounds
@@ -312,6 +332,37 @@ def _canonical(side: _Side, value: float) -> CanonicalStrategy:
     )
 
 
+@dataclass(frozen=True)
+class FaceSearch:
+    """The search after the canonical pair, for probability ranges over the whole game's faces."""
+
+    sides: tuple[_Side, _Side]
+    value: float
+    symmetric: bool
+
+    def probability_range(self, player: int, strategy: int) -> tuple[float, float]:
+        """Least and greatest probability of ``strategy`` over ``player``'s (0, 1) optimal face.
+
+        Each end is the same column-and-constraint generation as the
+        canonical strategy's, with the strategy's probability as the cost;
+        the face is the one at ``v - SLACK``, so the ends are exact to about
+        that much.  Raises :class:`~solver.errors.SolverError` when a search
+        does not converge.
+        """
+        side = self.sides[0 if self.symmetric else player]
+        value = self.value if player == 0 or self.symmetric else -self.value
+        ends = []
+        for sign in (1.0, -1.0):  # least, then greatest
+
+            def cost(ids: np.ndarray, sign: float = sign) -> np.ndarray:
+                return sign * (ids == strategy).astype(np.float64)
+
+            point, _ = _search(side, value - SLACK, cost)
+            mine = side.mine()
+            ends.append(float(point.x[mine.index(strategy)]) if strategy in mine else 0.0)
+        return min(max(ends[0], 0.0), 1.0), min(max(ends[1], 0.0), 1.0)
+
+
 def _sides(oracle: PayoffOracle, matrix: _Matrix) -> tuple[_Side, _Side]:
     rows = _Side(
         mine=lambda: matrix.rows,
@@ -350,15 +401,44 @@ def canonical_pair(oracle: PayoffOracle, search: DoubleOracle) -> CanonicalPair:
     if search.iteration == 0:
         raise SolverError("the canonical pair needs a finished double oracle")
     solution = search.solution()
-    value = solution.value
-    matrix = _Matrix(oracle)
-    rows_side, columns_side = _sides(oracle, matrix)
     strategies = search.rows.strategies
     columns = strategies if oracle.symmetric else search.columns.strategies
-    matrix.add(list(solution.row_strategies), [*solution.column_strategies, *columns])
-    matrix.add(list(strategies), list(strategies) if oracle.symmetric else [])
-    row = _canonical(rows_side, value)
+    return canonical_pair_from(
+        oracle,
+        [*solution.row_strategies, *strategies],
+        [*solution.column_strategies, *columns],
+        solution.value,
+    )
+
+
+def canonical_pair_from(
+    oracle: PayoffOracle, rows: Sequence[int], columns: Sequence[int], value: float
+) -> CanonicalPair:
+    """Both players' canonical strategies, the search started from ``rows`` and ``columns``.
+
+    ``value`` is the game's value (oracle units); the sets need only hold
+    some equilibrium's supports (a stored equilibrium's, say), the search
+    adds what the canonical pair needs.
+
+    >>> from solver.equilibria.double_oracle import MatrixOracle
+    >>> game = MatrixOracle(np.array([[1.0, -1.0], [-1.0, 1.0]]))
+    >>> canonical_pair_from(game, [0, 1], [0, 1], 0.0).row.probabilities.round(12).tolist()
+    [0.5, 0.5]
+    >>> canonical_pair_from(game, [], [0], 0.0)
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: the canonical search needs strategies of both players
+    """
+    if not rows or not columns:
+        raise SolverError("the canonical search needs strategies of both players")
+    matrix = _Matrix(oracle)
+    rows_side, columns_side = _sides(oracle, matrix)
+    rows = list(dict.fromkeys(int(i) for i in rows))
+    columns = list(dict.fromkeys(int(j) for j in columns))
     if oracle.symmetric:
-        return CanonicalPair(row, row, value)
-    column = _canonical(columns_side, -value)
-    return CanonicalPair(row, column, value)
+        rows = columns = list(dict.fromkeys([*rows, *columns]))
+    matrix.add(rows, columns)
+    row = _canonical(rows_side, value)
+    column = row if oracle.symmetric else _canonical(columns_side, -value)
+    search = FaceSearch((rows_side, columns_side), value, oracle.symmetric)
+    return CanonicalPair(row, column, value, search)

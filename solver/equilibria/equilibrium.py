@@ -39,10 +39,10 @@ from typing import Any
 import numpy as np
 
 from solver.equilibria import double_oracle
-from solver.equilibria.canonical import CanonicalStrategy, canonical_pair
+from solver.equilibria.canonical import CanonicalPair, canonical_pair
 from solver.equilibria.double_oracle import DEFAULT_TOLERANCE, IterationRecord
 from solver.equilibria.frontier_game import FrontierGame, Payoff, parse_payoff
-from solver.equilibria.optimal_ranges import probability_ranges
+from solver.equilibria.optimal_ranges import face_ranges
 from solver.equilibria.regret_matching import WarmUp
 from solver.errors import SolverError
 from solver.game.rules import Rules, rules_or_default
@@ -165,9 +165,6 @@ class EquilibriumResult:
 
 # A probability range narrower than this is one point (the ranges' own tolerance).
 _UNIQUE = 1e-6
-# Probability ranges are computed for this many of each strategy's most likely
-# arrangements (two linear programs each): as many as a report shows by default.
-_RANGED = 10
 
 # Strategies added per player and iteration, by payoff and by whether the
 # game is symmetric (mirror mode: one set of strategies serves both sides).
@@ -310,11 +307,11 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
         upper = self.game.to_payoff(-pair.column.guarantee)
         if upper - lower > max(tolerance, result.gap):
             return result
-        row, row_ranges = _ranged(self.game.rows, pair.row, pair.value, ranges)
+        row, row_ranges = _ranged(self.game.rows, pair, 0, ranges)
         column, column_ranges = (
             (row, row_ranges)
             if self.game.symmetric
-            else _ranged(self.game.columns, pair.column, -pair.value, ranges)
+            else _ranged(self.game.columns, pair, 1, ranges)
         )
         seconds = time.perf_counter() - started
         return replace(
@@ -334,21 +331,17 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
 
 
 def _ranged(
-    player: Any, strategy: CanonicalStrategy, value: float, ranges: bool = True
+    player: Any, pair: CanonicalPair, side: int, ranges: bool = True
 ) -> tuple[Mixture, tuple[tuple[float, float] | None, ...]]:
-    """The canonical strategy as a mixture, and its most likely arrangements' ranges."""
+    """A canonical strategy as a mixture, and its most likely arrangements' ranges."""
+    strategy = pair.row if side == 0 else pair.column
     kept = np.flatnonzero(strategy.probabilities > 1e-12)
-    mixture = player.mixture([strategy.strategies[k] for k in kept], strategy.probabilities[kept])
+    ids = [strategy.strategies[k] for k in kept]
+    mixture = player.mixture(ids, strategy.probabilities[kept])
     if not ranges:
         return mixture, ()
-    top = kept[np.argsort(-strategy.probabilities[kept], kind="stable")[:_RANGED]].tolist()
-    # The face at what the canonical strategy holds: never empty, whatever the rounding.
-    value = min(value, float((strategy.probabilities @ strategy.payoff).min()))
-    try:
-        found = dict(zip(top, probability_ranges(strategy.payoff, value, top), strict=True))
-    except SolverError:  # GLOP gave up on a degenerate face: no ranges, the strategy stands
-        return mixture, ()
-    return mixture, tuple(found.get(k) for k in kept.tolist())
+    found = face_ranges(pair, side)
+    return mixture, tuple(found.get(i) for i in ids) if found else ()
 
 
 def solve(

@@ -1,81 +1,77 @@
-"""How much an optimal strategy's probabilities may vary: ranges over a matrix game's optimal face.
+"""How much an optimal strategy's probabilities may vary: ranges over the whole game's optimal face.
 
-A player's optimal strategies in a matrix game ``A`` (its payoffs, its
-strategies by the opponent's) of value ``v`` are the polytope
-``P = {x >= 0 : sum(x) = 1, A^T x >= v}``.  When ``P`` is one point the
-optimal strategy is unique; otherwise strategy ``i``'s probability ranges
-over ``[min_P x_i, max_P x_i]``, two linear programs (GLOP) per strategy.
-The canonical strategy (:mod:`solver.equilibria.canonical`) is one point of
-``P``; these ranges say how far another exact equilibrium of the same
-restricted game may lie from it.
+A player's optimal strategies in a zero-sum game of value ``v`` form the
+polytope ``P = {x in simplex : u(x, b) >= v for every opponent strategy b}``
+over *every* frontier strategy.  When ``P`` is one point the optimal
+strategy is unique; otherwise strategy ``i``'s probability ranges over
+``[min_P x_i, max_P x_i]``.  Each end is a linear program over the whole
+game, solved by the same column-and-constraint generation as the canonical
+strategy (:mod:`solver.equilibria.canonical`) with ``x_i`` (or ``-x_i``) as
+the cost, continued from where the canonical search ended.
 
-The face is taken at ``v - `` :data:`TOLERANCE` so that rounding in ``v``
-cannot make it empty; the ranges are exact to about that much.
+Why the whole game and not the double oracle's final restricted game: the
+restricted game depends on the solver's path (a stored equilibrium has
+none), so ranges over it did too, by up to 0.3 in probability between a
+solve and the same equilibrium read back from the book, and with them the
+report's "this one is / is not unique" (measured on mirror and independent
+margin deals 0-3).  Over the whole game both are properties of the deal.
 
->>> a = np.array([[1.0, 1.0], [1.0, 1.0], [0.0, 2.0]])
->>> [(round(low, 6), round(high, 6)) for low, high in probability_ranges(a, 1.0, [0, 2])]
-[(0.0, 1.0), (0.0, 0.0)]
->>> probability_ranges(a, 1.0, [3])
+The face is taken at ``v - `` :data:`~solver.equilibria.canonical.SLACK`,
+so that rounding in ``v`` cannot make it empty; the ranges are exact to
+about that much.
+
+>>> from solver.equilibria.canonical import canonical_pair_from
+>>> from solver.equilibria.double_oracle import MatrixOracle
+>>> game = MatrixOracle(np.array([[1.0, 1.0], [1.0, 1.0], [0.0, 2.0]]))
+>>> pair = canonical_pair_from(game, [0], [0, 1], 1.0)
+>>> [(round(lo, 6), round(hi, 6)) for lo, hi in face_ranges(pair, 0).values()]
+[(0.0, 1.0)]
+>>> face_ranges(pair, 2)
 Traceback (most recent call last):
     ...
-solver.errors.SolverError: strategy 3 is not one of the game's 3
+solver.errors.SolverError: player must be 0 (rows) or 1 (columns), got 2
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
+from solver.equilibria.canonical import CanonicalPair
 from solver.errors import SolverError
 
-__all__ = ["TOLERANCE", "probability_ranges"]
+__all__ = ["RANGED", "face_ranges"]
 
-TOLERANCE = 1e-9
-"""How far below the value the face reaches (the payoff's units)."""
-
-
-def _solver(payoff: np.ndarray, value: float):  # type: ignore[no-untyped-def]
-    from ortools.linear_solver import pywraplp
-
-    solver = pywraplp.Solver.CreateSolver("GLOP")
-    x = [solver.NumVar(0.0, 1.0, f"x{i}") for i in range(payoff.shape[0])]
-    solver.Add(solver.Sum(x) == 1.0)
-    for column in payoff.T:
-        nonzero = np.flatnonzero(column).tolist()
-        solver.Add(solver.Sum([float(column[i]) * x[i] for i in nonzero]) >= value - TOLERANCE)
-    return solver, x
+RANGED = 10
+"""Ranges are computed for this many of a strategy's most likely arrangements
+(two searches each): as many as a report shows by default."""
 
 
-def probability_ranges(
-    payoff: np.ndarray, value: float, strategies: Sequence[int]
-) -> tuple[tuple[float, float], ...]:
-    """``(min, max)`` of each listed strategy's probability over the optimal face.
+def face_ranges(pair: CanonicalPair, player: int) -> dict[int, tuple[float, float]]:
+    """``(min, max)`` probability of ``player``'s :data:`RANGED` most likely strategies, by id.
 
     Parameters
     ----------
-    payoff
-        The player's payoffs, its strategies by the opponent's.
-    value
-        The game's value to this player.
-    strategies
-        Row indices of ``payoff``.
+    pair
+        A canonical pair with its search (:func:`~solver.equilibria.canonical.canonical_pair_from`).
+    player
+        0 for the row player, 1 for the column player.
+
+    Returns
+    -------
+    dict
+        Strategy id to its range over the player's optimal face in the whole
+        game; empty when a search does not converge (the strategy stands,
+        without ranges).
     """
-    payoff = np.asarray(payoff, dtype=np.float64)
-    for i in strategies:
-        if not 0 <= i < payoff.shape[0]:
-            raise SolverError(f"strategy {i} is not one of the game's {payoff.shape[0]}")
-    solver, x = _solver(payoff, value)
-    ranges = []
-    for i in strategies:
-        ends = []
-        for sign in (1.0, -1.0):  # minimize, then maximize
-            objective = solver.Objective()
-            objective.Clear()
-            objective.SetCoefficient(x[i], sign)
-            objective.SetMinimization()
-            if solver.Solve() != solver.OPTIMAL:
-                raise SolverError("a probability range's linear program was not solved")
-            ends.append(min(max(x[i].solution_value(), 0.0), 1.0))
-        ranges.append((float(ends[0]), float(ends[1])))
-    return tuple(ranges)
+    if player not in (0, 1):
+        raise SolverError(f"player must be 0 (rows) or 1 (columns), got {player}")
+    if pair.search is None:
+        raise SolverError("the pair has no search to continue")
+    strategy = pair.row if player == 0 else pair.column
+    kept = np.flatnonzero(strategy.probabilities > 1e-12)
+    top = kept[np.argsort(-strategy.probabilities[kept], kind="stable")[:RANGED]].tolist()
+    ids = [strategy.strategies[k] for k in top]
+    try:
+        return {i: pair.search.probability_range(player, i) for i in ids}
+    except SolverError:
+        return {}

@@ -1,0 +1,127 @@
+"""Probability ranges for an equilibrium known only by its strategies (a stored answer).
+
+A solve gives, for each arrangement a report shows, the range of its
+probability over the whole game's optimal strategies
+(:mod:`solver.equilibria.optimal_ranges`), continuing the canonical search.
+An equilibrium read back from the solution book has no search, only its two
+mixtures.  They are the canonical pair (:mod:`solver.equilibria.canonical`),
+so the canonical search started from their supports
+(:func:`~solver.equilibria.canonical.canonical_pair_from`) ends at the same
+vertex, and is continued the same way: the ranges are those of the deal,
+whichever way the equilibrium was found.
+
+Each arrangement is identified with the frontier strategy of the same
+strength at every position (frontier strategies differ in their strengths,
+and payoffs depend on nothing else).  Where a stored arrangement has no
+frontier strategy, or the search ends at another pair (a book made by other
+code), the answer is kept as it is, without ranges: ranges are never shown
+for a strategy they were not computed for.
+
+>>> from solver.equilibria.equilibrium import solve
+>>> from solver.game.deal import deal
+>>> from solver.game.rules import Rules
+>>> from dataclasses import replace
+>>> rules = Rules(position_points=(6, 7))
+>>> d = deal(seed=4, rules=rules)
+>>> solved = solve(*d.holdings, rules, ranges=True)
+>>> stored = replace(solved, row_ranges=(), column_ranges=())
+>>> with_ranges(stored, *d.holdings).row_ranges == solved.row_ranges
+True
+>>> with_ranges(solved, d.holdings[0], [0] * 10)
+Traceback (most recent call last):
+    ...
+solver.errors.CardError: player 2's holding: card 7♣ appears twice
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from solver.equilibria.canonical import canonical_pair_from
+from solver.equilibria.frontier_game import FrontierGame, Payoff
+from solver.equilibria.optimal_ranges import face_ranges
+from solver.errors import SolverError
+from solver.models.mixture import Mixture
+
+if TYPE_CHECKING:
+    from solver.equilibria.equilibrium import EquilibriumResult
+
+__all__ = ["with_ranges"]
+
+# Probabilities of the stored and the recomputed pair agree to this much when
+# they are the same vertex (the canonical recomputation is exact to ~1e-12).
+_SAME = 1e-9
+
+
+def _ids(player: Any, mixture: Mixture, rules: Any) -> list[int] | None:
+    """Each arrangement's frontier strategy id (None: one has none)."""
+    table = np.ascontiguousarray(player.strengths)
+    keys = {row.tobytes(): i for i, row in enumerate(table)}
+    ids = []
+    for arrangement in mixture.arrangements:
+        found = keys.get(np.asarray(arrangement.strengths(rules), table.dtype).tobytes())
+        if found is None:
+            return None
+        ids.append(found)
+    return ids
+
+
+def _aligned(
+    ids: list[int], mixture: Mixture, strategy: Any, ranges: dict[int, tuple[float, float]]
+) -> tuple[tuple[float, float] | None, ...] | None:
+    """The ranges in the stored mixture's order, or None if it is not the recomputed strategy."""
+    recomputed = dict(zip(strategy.strategies, strategy.probabilities.tolist(), strict=True))
+    for i, p in zip(ids, mixture.probabilities, strict=True):
+        if abs(recomputed.get(i, 0.0) - p) > _SAME:
+            return None
+    if sum(p > _SAME for p in recomputed.values()) != len(ids):
+        return None
+    return tuple(ranges.get(i) for i in ids)
+
+
+def with_ranges(
+    result: EquilibriumResult, first: Iterable[int], second: Iterable[int]
+) -> EquilibriumResult:
+    """``result`` (a canonical equilibrium without ranges) with its shown arrangements' ranges.
+
+    Parameters
+    ----------
+    result
+        A canonical equilibrium of the deal, player 1 holding ``first``.
+    first, second
+        The holdings.
+
+    Returns
+    -------
+    EquilibriumResult
+        ``result`` with ``row_ranges`` and ``column_ranges`` (or ``result``
+        itself when the ranges cannot be found for its strategies).
+
+    Raises
+    ------
+    CardError
+        A holding is not one of the rules'.
+    """
+    game = FrontierGame(first, second, result.rules, result.payoff)
+    rows = _ids(game.rows, result.row, result.rules)
+    columns = rows if game.symmetric else _ids(game.columns, result.column, result.rules)
+    if not result.canonical or rows is None or columns is None:
+        return result
+    value = result.value if result.payoff is Payoff.MARGIN else 2.0 * result.value - 1.0
+    try:
+        pair = canonical_pair_from(game, rows, columns, value)
+    except SolverError:
+        return result
+    row_ranges = _aligned(rows, result.row, pair.row, face_ranges(pair, 0))
+    column_ranges = (
+        row_ranges
+        if game.symmetric
+        else _aligned(columns, result.column, pair.column, face_ranges(pair, 1))
+    )
+    if row_ranges is None or column_ranges is None:
+        return result
+    return replace(result, row_ranges=row_ranges, column_ranges=column_ranges)
