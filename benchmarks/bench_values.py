@@ -11,8 +11,8 @@ checkout has the canonical selection) and reports the CPU per deal, frontiers in
 and the double oracle alone (median, p95, p99, max), how many were certified (gap <=
 1e-9) and the largest difference from the values main computed before the issue's
 double-oracle work (``tests/support/data/equilibrium_values.json``, 40 deals of each
-kind).  With --baseline
-(another checkout) the checkouts alternate, kind after kind, under the same load.
+kind).  With --baseline (another checkout) the checkouts alternate, kind after kind,
+under the same load.
 """
 
 import inspect
