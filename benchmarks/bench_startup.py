@@ -3,7 +3,8 @@
 Run from the repository root::
 
     python benchmarks/bench_startup.py [--repeat N] [--deals N] [--seed S] [--baseline PATH]
-        [--profile] [--markdown]
+        [--markdown]
+    python benchmarks/bench_startup.py --profile [--scan N] [--tail K] [--top T] [--seed S]
 
 Each measurement is a fresh process; with --baseline (another checkout, e.g. ``git worktree
 add /tmp/perf-base 94c8eef``) this checkout and the baseline alternate, one measurement each,
@@ -12,9 +13,15 @@ so both see the same load.  Whole-process CPU (user + system, the children's rus
 (N runs, after one untimed run that writes the byte code); the CPU time of the cold frontier
 of each player, of the exact equilibria (tolerance 1e-9, no book) and of a solution-book
 build with both payoffs (one class: the frontier shared, a new book file, the row stored)
-of N seeded mirror deals, each in a fresh process, through the public API only.  --profile:
-the functions taking the most time in the frontier build and in the double oracle's
-iterations (frontiers cached) of one deal.
+of N seeded mirror deals, each in a fresh process, through the public API only.
+
+--profile, where the time goes (no baseline, this process): for each payoff, the solves
+of mirror deals S..S+N-1 (frontier cold, ``canonical=False``, as timed above) are timed,
+then the typical (median) deal and the K slowest are solved again under cProfile (CPU
+clock), and a table gives each one's share of CPU by stage: frontier, outcome vectors,
+best responses (the oracle, which certifies the bounds), warm-up (regret matching), the
+restricted LP's pivots, its exact read-out, GLOP fallbacks and the rest.  --top T also
+prints each profiled solve's T functions of most own time.
 
 ``python benchmarks/run_all.py --only bench_startup.py --baseline PATH`` writes these
 tables into RESULTS.md (its section replaced, the others kept).
@@ -29,6 +36,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -165,43 +173,175 @@ def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
     return table
 
 
-def profile(seed: int, top: int = 18) -> str:
-    """The functions taking the most time in the frontier build and the double oracle."""
+# Where an equilibrium's time goes: each stage is the cumulative CPU of these functions
+# (file, function) in a cProfile of the solve with its frontier cold; "other" is the rest
+# (the double oracle's bookkeeping: picks, pruning, records).
+STAGES: dict[str, list[tuple[str, str]]] = {
+    "frontier": [("response/frontier.py", "frontier"), ("response/frontier.py", "_strategies")],
+    "outcome vectors": [
+        ("equilibria/frontier_game.py", "row_payoffs"),
+        ("equilibria/frontier_game.py", "column_payoffs"),
+    ],
+    "best responses": [
+        ("equilibria/frontier_game.py", "best_rows"),
+        ("equilibria/frontier_game.py", "best_columns"),
+    ],
+    "warm-up": [("equilibria/regret_matching.py", "solve")],
+    "LP pivots": [("equilibria/matrix_game.py", "solve")],  # less the next two
+    "LP read-out": [("equilibria/simplex.py", "_exact_solution")],
+    "GLOP": [("equilibria/matrix_game.py", "_solve_lp")],
+}
+STAGE_NOTES = [
+    "frontier: the cold build and its strategy arrays; outcome vectors: each strategy's "
+    "payoffs as it joins the restricted game (win: its outcome against the whole frontier); "
+    "best responses: the oracle over the whole frontier, which also certifies the bounds "
+    "(the certification); warm-up: regret matching on the first restricted games; LP "
+    "pivots: the warm simplex on the exact phase's restricted games; LP read-out: the "
+    "exact solution from a fresh LU (the certificate's accuracy); GLOP: fallbacks",
+    "shares of CPU under cProfile (its overhead weighs on Python-heavy stages); "
+    "why the unmet targets are unmet, and what would meet them: docs/benchmarks.md",
+]
+
+
+def stage_shares(stats: pstats.Stats) -> dict[str, float]:
+    """CPU seconds per stage (:data:`STAGES`) of a profile, and "other"."""
+    table = stats.stats  # type: ignore[attr-defined]
+
+    def cumulative(functions: list[tuple[str, str]]) -> float:
+        return sum(
+            row[3]
+            for (path, _, name), row in table.items()
+            for suffix, wanted in functions
+            if name == wanted and path.replace(os.sep, "/").endswith(suffix)
+        )
+
+    seconds = {stage: cumulative(functions) for stage, functions in STAGES.items()}
+    seconds["LP pivots"] -= seconds["LP read-out"] + seconds["GLOP"]
+    seconds["other"] = stats.total_tt - sum(seconds.values())  # type: ignore[attr-defined]
+    return seconds
+
+
+def scan(payoff: str, seeds: range) -> list[tuple[float, int]]:
+    """(CPU seconds, seed) of each deal's solve, frontier cold, fastest first."""
+    from solver.equilibria.equilibrium import solve
+    from solver.game.deal import deal
+    from solver.game.rules import Rules
+    from solver.response import frontier
+
+    def call(holdings: tuple[tuple[int, ...], ...]) -> Any:
+        return solve(*holdings, Rules(), payoff, tolerance=TOLERANCE, canonical=False)
+
+    runs = []
+    for seed in seeds:
+        holdings = deal(seed=seed).holdings
+        frontier.cached_frontier.cache_clear()
+        runs.append((h.timed(lambda holdings=holdings: call(holdings)).cpu[0], seed))
+    return sorted(runs)
+
+
+def profiled(payoff: str, seed: int, top: int) -> tuple[Any, dict[str, float], str]:
+    """The solve of deal ``seed`` (frontier cold) under cProfile: result, stages, top functions."""
+    from solver.equilibria.equilibrium import solve
+    from solver.game.deal import deal
+    from solver.game.rules import Rules
+    from solver.response import frontier
+
+    holdings = deal(seed=seed).holdings
+    frontier.cached_frontier.cache_clear()
+    profiler = cProfile.Profile(time.process_time)  # CPU: the load does not count
+    result = profiler.runcall(
+        lambda: solve(*holdings, Rules(), payoff, tolerance=TOLERANCE, canonical=False)
+    )
+    stats = pstats.Stats(profiler)
+    text = io.StringIO()
+    if top:
+        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(top)
+    return result, stage_shares(stats), text.getvalue()
+
+
+def frontier_profile(seeds: list[int], rows: int = 10) -> h.Table:
+    """The cold frontier builds of the deals ``seeds``: the functions of most own CPU."""
+    from solver.game.deal import deal
+    from solver.game.rules import Rules
+    from solver.response import frontier
+
+    profiler = cProfile.Profile(time.process_time)
+    for seed in seeds:
+        frontier.cached_frontier.cache_clear()
+        holding = tuple(sorted(deal(seed=seed).holdings[0]))
+        profiler.runcall(lambda holding=holding: frontier.cached_frontier(holding, Rules()))
+    stats = pstats.Stats(profiler)
+    total = stats.total_tt  # type: ignore[attr-defined]
+    table = h.Table(
+        f"Where the time goes: the cold frontier, deals {', '.join(map(str, seeds))} "
+        f"({h.seconds(total / len(seeds))} each under cProfile, CPU)",
+        "function; own CPU; share; with callees; share; calls",
+        "lrrrrr",
+    )
+    ranked = sorted(stats.stats.items(), key=lambda item: -item[1][2])  # type: ignore[attr-defined]
+    for (path, line, name), row in ranked[:rows]:
+        where = f"{Path(path).name}:{line}({name})" if path != "~" else name
+        own, inclusive = (h.ms(t / len(seeds)) for t in row[2:4])
+        shares = (f"{100 * t / total:.0f}%" for t in row[2:4])
+        table.add(where, own, next(shares), inclusive, next(shares), row[1])
+    return table
+
+
+def profile(seed: int, deals: int, tail: int, top: int) -> tuple[list[h.Table], list[str]]:
+    """Per payoff: the typical deal and the ``tail`` slowest of ``deals`` mirror deals, by stage."""
     sys.path.insert(0, str(h.REPO_ROOT))  # this checkout's package, not an installed one
     from solver.equilibria.equilibrium import solve
     from solver.game.deal import deal
     from solver.game.rules import Rules
-    from solver.response.frontier import frontier
 
     warm = deal(seed=999_999, rules=Rules(ace_low_straight=True))
-    solve(*warm.holdings, warm.rules, "margin")
-    holdings = deal(seed=seed).holdings
-    parts = []
-    runs: list[tuple[str, Any]] = [
-        ("frontier build (cold)", lambda: frontier(holdings[0], Rules()))
-    ]
-    runs += [(f"double oracle, {p}", lambda p=p: solve(*holdings, Rules(), p)) for p in PAYOFFS]
-    solve(*holdings, Rules(), "margin")  # caches the frontiers: the profiles are the iterations
-    for title, call in runs:
-        profiler = cProfile.Profile()
-        result = profiler.runcall(call)
-        text = io.StringIO()
-        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(top)
-        iterations = getattr(result, "iterations", None)
-        extra = f", {iterations} iterations" if iterations is not None else ""
-        parts.append(f"## {title} (deal {seed}{extra})\n{text.getvalue()}")
-    return "\n".join(parts)
+    for payoff in PAYOFFS:  # the code and the tables of other rules, warm
+        solve(*warm.holdings, warm.rules, payoff, canonical=False)
+    stages = [*STAGES, "other"]
+    tables, texts = [], []
+    for payoff in PAYOFFS:
+        runs = scan(payoff, range(seed, seed + deals))
+        cpu = [c for c, _ in runs]
+        table = h.Table(
+            f"Where the time goes: exact equilibrium, {payoff}, mirror deals "
+            f"{seed}..{seed + deals - 1} (median {h.seconds(h.median(cpu))}, "
+            f"p95 {h.seconds(h.p95(cpu))}, max {h.seconds(cpu[-1])}, CPU, frontier included)",
+            ["deal", "which", "CPU", "iterations", "final set", *stages],
+            "lrrrr" + "r" * len(stages),
+            notes=STAGE_NOTES,
+        )
+        picked = [(runs[len(runs) // 2], "typical (median)")]
+        picked += [(run, f"slowest {k + 1}") for k, run in enumerate(runs[::-1][:tail])]
+        for (cpu_seconds, deal_seed), which in picked:
+            result, seconds, text = profiled(payoff, deal_seed, top)
+            total = sum(seconds.values())
+            final = result.history[-1].row_strategies if result.history else 0
+            shares = [f"{100 * seconds[s] / total:.0f}%" for s in stages]
+            table.add(deal_seed, which, h.seconds(cpu_seconds), result.iterations, final, *shares)
+            if text:
+                texts.append(f"## {payoff}, deal {deal_seed} ({which}): top functions\n{text}")
+        tables.append(table)
+    tables.append(frontier_profile(list(range(seed, seed + min(deals, 5)))))
+    return tables, texts
 
 
 def main() -> int:
     cli = h.parser(__doc__, baseline=True).options(int, repeat=5, deals=5, seed=1)
-    cli.add_argument("--profile", action="store_true", help="print profiles, no timings")
+    cli.add_argument("--profile", action="store_true", help="where the time goes, no timings")
+    cli.add_argument("--scan", type=int, default=40, help="--profile: deals timed")
+    cli.add_argument("--tail", type=int, default=3, help="--profile: slowest deals profiled")
+    cli.add_argument("--top", type=int, default=0, help="--profile: top functions printed")
     args = cli.parse_args()
     if args.child:
         child(int(args.child[0]), args.child[1])
         return 0
     if args.profile:
-        print(profile(args.seed))
+        facts = h.machine(
+            [("revision", h.git_revision())],
+            f"--profile --scan {args.scan} --seed {args.seed} --tail {args.tail}",
+        )
+        tables, texts = profile(args.seed, args.scan, args.tail, args.top)
+        h.show([facts, *tables], args.markdown, "\n\n".join(texts))
         return 0
     roots = {"this checkout": h.REPO_ROOT}
     roots |= {"baseline": args.baseline} if args.baseline else {}

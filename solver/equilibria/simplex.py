@@ -131,6 +131,13 @@ class WarmSimplex:
         k = self._updates
         return self._base @ vector - self._left[:, :k] @ (self._right[:, :k].T @ vector)
 
+    def _ftran_pair(self, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``B^-1 first`` and ``B^-1 second`` in one pass over the inverse (it is memory bound)."""
+        k = self._updates
+        both = np.stack([first, second])
+        both = both @ self._base.T - (both @ self._right[:, :k]) @ self._left[:, :k].T
+        return both[0], both[1]
+
     def _btran(self, vector: np.ndarray) -> np.ndarray:
         """``vector^T B^-1``."""
         k = self._updates
@@ -172,6 +179,14 @@ class WarmSimplex:
     def _times_matrix(self, vector: np.ndarray, payoff: np.ndarray) -> np.ndarray:
         """``vector^T [A' I]``: structural entries, then slacks."""
         return np.concatenate([vector @ payoff + self.shift * vector.sum(), vector])
+
+    def _times_matrix_pair(
+        self, first: np.ndarray, second: np.ndarray, payoff: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_times_matrix` of two vectors in one pass over the payoffs."""
+        both = np.stack([first, second])
+        products = both @ payoff + self.shift * both.sum(axis=1, keepdims=True)
+        return np.concatenate([products[0], first]), np.concatenate([products[1], second])
 
     def _flat(self, variable: np.ndarray | int) -> np.ndarray:
         """Index into ``[structural..., slacks...]`` of encoded variables."""
@@ -275,14 +290,16 @@ class WarmSimplex:
             if leaving < 0:
                 raise SimplexError("the program looks unbounded")
             inverse_row = self._inverse_row(leaving)
-            ratio = self._times_matrix(inverse_row, payoff) / direction[leaving]
+            # The pivot row and the steepest-edge cross products in one pass over the
+            # payoffs (the second is wasted on the rare refactorization below).
+            row, cross = self._times_matrix_pair(inverse_row, self._btran(direction), payoff)
+            ratio = row / direction[leaving]
             if abs(ratio[chosen] - 1.0) > _PIVOT_AGREEMENT:
                 # Row and column disagree on the pivot: refactor, choose again.
                 if self._updates == 0:
                     raise SimplexError("the basis is too ill-conditioned")
                 self._refactor(payoff)
                 continue
-            cross = self._times_matrix(self._btran(direction), payoff)
             entering_weight = 1.0 + direction @ direction
             leaving_flat = int(basic_flat[leaving])
             weights = np.maximum(
@@ -322,7 +339,9 @@ class WarmSimplex:
             if chosen < 0:
                 raise SimplexError("the program looks infeasible")
             entering = self._variable(chosen)
-            direction = self._ftran(self._column_of(payoff, entering))
+            # The column and the steepest-edge update's B^-1 row in one pass over the
+            # inverse (the second is wasted on the rare refactorization below).
+            direction, across = self._ftran_pair(self._column_of(payoff, entering), inverse_row)
             pivot = direction[leaving]
             if abs(pivot - alpha[chosen]) > _PIVOT_AGREEMENT * (1.0 + abs(pivot)):
                 # The row and the column disagree on the pivot: the inverse has
@@ -331,7 +350,6 @@ class WarmSimplex:
                     raise SimplexError("the basis is too ill-conditioned")
                 self._refactor(payoff)
                 continue
-            across = self._ftran(inverse_row)
             scaled = direction / pivot
             leaving_norm = norms[leaving]
             norms = np.maximum(

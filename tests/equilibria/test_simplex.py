@@ -186,3 +186,21 @@ def test_matrix_game_lp_restrict_matches_a_fresh_game():
         solve_matrix_game(payoff[np.ix_(rows, columns)]).value, abs=EXACT
     )
     assert lp.fallbacks == 0
+
+
+def test_paired_products_equal_the_single_ones():
+    # The pivots read the inverse and the payoffs once for two vectors (issue #25);
+    # each result must be the product of its own vector, with pending rank-one terms.
+    rng = np.random.default_rng(7)
+    payoff = win_game(rng, 40, symmetric=True)
+    simplex = WarmSimplex(shift=2.0)
+    simplex.solve(payoff[:30, :30])
+    simplex.solve(payoff)  # leaves rank-one updates pending
+    assert simplex._updates > 0
+    first, second = rng.random(40), rng.random(40)
+    paired = simplex._ftran_pair(first, second)
+    np.testing.assert_allclose(paired[0], simplex._ftran(first), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(paired[1], simplex._ftran(second), rtol=1e-12, atol=1e-12)
+    products = simplex._times_matrix_pair(first, second, payoff)
+    np.testing.assert_allclose(products[0], simplex._times_matrix(first, payoff), rtol=1e-12)
+    np.testing.assert_allclose(products[1], simplex._times_matrix(second, payoff), rtol=1e-12)
