@@ -56,11 +56,13 @@ so no step takes ``v`` as exact.  The search first runs on the slightly
 larger face at ``v - `` :data:`SLACK` (where the double oracle's strategy
 lies), which gives the sets and the slope ``sum(lambda)`` of the least cost
 in ``v``.  Then it runs again (same steps) over ``(x, v)`` with ``v`` a
-variable: ``min h . x - W v`` subject to ``u(x, b) >= v``, ``W`` twice the
-slope plus one, so that raising ``v`` to the game's value pays more than any
-cost it adds: the optimum is ``(x*, v*)``, the least-cost optimal vertex and
-the value, a vertex of that program's polyhedron (tried again with ``W``
-sixteen times larger if ``v`` stays below the value).  Last, ``(x*, v*)`` is
+variable: ``min h . x - W v`` subject to ``u(x, b) >= v``, ``W`` sixteen
+times the slope plus one, so that raising ``v`` to the game's value pays
+more than any cost it adds: the optimum is ``(x*, v*)``, the least-cost
+optimal vertex and the value, a vertex of that program's polyhedron (tried
+again with ``W`` sixteen times larger if ``v`` stays below the value: the
+slope can rise within ``SLACK`` of the value; on mirror win deal 4 twice the
+slope did not reach it).  Last, ``(x*, v*)`` is
 recomputed from its structure alone: support ``S`` (``x > 1e-12``), tight
 set ``B`` (slack at most 1e-9) and ``[A_SB^T, -1; 1^T, 0] (x_S, v) = (0,
 1)`` solved by least squares, strategies in canonical order (their frontier
@@ -92,6 +94,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.equilibria.double_oracle import DoubleOracle
+from solver.equilibria.optimal_ranges import face_model
 from solver.equilibria.payoff_oracle import BestResponses, PayoffOracle
 from solver.errors import SolverError
 
@@ -227,9 +230,8 @@ def _least_cost(
     """``min cost . x`` over ``x >= 0, sum(x) = 1, payoff^T x >= value`` (GLOP, by a request).
 
     With ``weight``, ``v`` is a variable: ``min cost . x - weight * v`` with
-    ``payoff^T x >= v`` (``value`` unused).  The request is built from
-    arrays: the modelling API's expressions cost twenty times the solve
-    (profiled: 19 of 24 s on mirror margin deal 4).
+    ``payoff^T x >= v`` (``value`` unused); :func:`~solver.equilibria.optimal_ranges.face_model`
+    builds the program.
     """
     from ortools.linear_solver import linear_solver_pb2, pywraplp
 
@@ -238,34 +240,12 @@ def _least_cost(
     request.solver_specific_parameters = (
         "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12"
     )
-    model, n = request.model, payoff.shape[0]
-    for h in cost.tolist():
-        x = model.variable.add()
-        x.lower_bound, x.upper_bound, x.objective_coefficient = 0.0, 1.0, h
-    if weight is not None:  # v, within the payoffs' range (so always bounded)
-        v = model.variable.add()
-        v.lower_bound, v.upper_bound = float(payoff.min()) - 1.0, float(payoff.max()) + 1.0
-        v.objective_coefficient = -float(weight)
-    total = model.constraint.add()
-    total.lower_bound = total.upper_bound = 1.0
-    total.var_index.extend(range(n))
-    total.coefficient.extend([1.0] * n)
-    for column in payoff.T:
-        constraint = model.constraint.add()
-        constraint.lower_bound, constraint.upper_bound = (
-            (0.0 if weight is not None else float(value)),
-            np.inf,
-        )
-        nonzero = np.flatnonzero(column)
-        constraint.var_index.extend(nonzero.tolist())
-        constraint.coefficient.extend(column[nonzero].tolist())
-        if weight is not None:
-            constraint.var_index.append(n)
-            constraint.coefficient.append(-1.0)
+    request.model.CopyFrom(face_model(payoff, value, cost, weight))
     response = linear_solver_pb2.MPSolutionResponse()
     pywraplp.Solver.SolveWithProto(request, response)
     if response.status != linear_solver_pb2.MPSOLVER_OPTIMAL:
         raise SolverError("the canonical strategy's linear program was not solved")
+    n = payoff.shape[0]
     solution = np.asarray(response.variable_value)
     point = np.clip(solution[:n], 0.0, None)
     duals = np.asarray(response.dual_value)
@@ -346,7 +326,7 @@ def _canonical(side: _Side, value: float) -> CanonicalStrategy:
     """The side's canonical strategy (see the module's *Rounding*)."""
     point, rounds = _search(side, value - SLACK)
     # The weight on v must exceed the cost's slope at v (the duals' sum there).
-    weight = 2.0 * float(point.duals.sum()) + 1.0
+    weight = 16.0 * float(point.duals.sum()) + 1.0
     for _ in range(_WEIGHTS):
         point, more = _search(side, value, weight)
         rounds += more
