@@ -19,7 +19,10 @@ Best responses are numpy gathers over the whole frontier:
   from the per-position strength distributions of ``y``;
 * win: each strategy's outcome against each restricted opponent strategy
   is computed once when that strategy joins the restricted set (int8),
-  and the values are a weighted sum of those outcome vectors.
+  and the values are a weighted sum of those outcome vectors, in float32
+  over the whole frontier, then in float64 for the candidates: those near
+  the best, and (``above``, the canonical selection's pricing) every
+  strategy whose float32 value is within its error bound of its threshold.
 
 >>> from solver.game.deal import deal
 >>> from solver.game.rules import Rules
