@@ -96,8 +96,10 @@ class BuildSummary:
 
 def _solve_units(tasks: list[Task], rules: Rules, tolerance: float) -> list[tuple[object, ...]]:
     # Workers share the cores: one BLAS thread each.
+    # A unit whose canonical selection gave up gives no row (the next build retries it).
     with threadpool_limits(limits=1):
-        return [solve_canonical(key, rules, payoff, tolerance=tolerance) for key, payoff in tasks]
+        rows = [solve_canonical(key, rules, payoff, tolerance=tolerance) for key, payoff in tasks]
+    return [row for row in rows if row is not None]
 
 
 def _todo(

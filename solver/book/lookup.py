@@ -69,8 +69,12 @@ def solve_canonical(
     *,
     tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
-) -> tuple[object, ...]:
-    """Solve the canonical deal ``key`` and return its book row (what build workers run)."""
+) -> tuple[object, ...] | None:
+    """Solve the canonical deal ``key`` and return its book row (what build workers run).
+
+    None when the canonical selection gave up (the book stores canonical
+    equilibria only, :func:`~solver.book.rows.record`): the deal stays to do.
+    """
     result = solve(
         holding_of(key[0]),
         holding_of(key[1]),
@@ -80,7 +84,7 @@ def solve_canonical(
         time_limit=time_limit,
         ranges=False,  # the book does not store them
     )
-    return record(key, orbit_of(key), result)
+    return record(key, orbit_of(key), result) if result.canonical else None
 
 
 def orbit_of(key: tuple[int, int]) -> int:
@@ -117,7 +121,7 @@ def _solve_and_store(
     time_limit: float | None,
     on_record: Callable[[IterationRecord], None] | None,
 ) -> EquilibriumResult:
-    """Solve the canonical deal ``key``, store its solution in ``book`` and return it."""
+    """Solve the canonical deal ``key``, store its solution in ``book`` (if canonical), return it."""
     canonical = solve(
         holding_of(key[0]),
         holding_of(key[1]),
@@ -127,7 +131,8 @@ def _solve_and_store(
         time_limit=time_limit,
         on_record=on_record,
     )
-    book.put([record(key, orbit_of(key), canonical)])
+    if canonical.canonical:  # the book holds canonical equilibria only (rows.record)
+        book.put([record(key, orbit_of(key), canonical)])
     return canonical
 
 

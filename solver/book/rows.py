@@ -19,6 +19,10 @@ missing.
 Traceback (most recent call last):
     ...
 solver.errors.BookError: book: the solution of deal (2047, 1023) is damaged (a holding of 11 cards, not 10)
+>>> record(key, 1, solve(holding_of(1023), holding_of(1023), two, "margin", canonical=False))
+Traceback (most recent call last):
+    ...
+solver.errors.BookError: book: only canonical equilibria are stored, and this one is not
 """
 
 from __future__ import annotations
@@ -141,7 +145,16 @@ class Entry:
 def record(
     key: tuple[int, int], orbit: int, result: EquilibriumResult, seconds: float | None = None
 ) -> tuple[object, ...]:
-    """A row of the ``solutions`` table for the solution ``result`` of a canonical deal."""
+    """A row of the ``solutions`` table for the solution ``result`` of a canonical deal.
+
+    Every store makes its rows here, so the book's rule lives here: only
+    canonical equilibria are stored (a lookup must give what a fresh solve
+    prints); ``result.canonical`` false raises :class:`~solver.errors.BookError`.
+    """
+    if not result.canonical:
+        raise BookError(
+            "book: only canonical equilibria are stored, and this one is not", argument="book"
+        )
     row_cards, row_probabilities = codec.encode(result.row)
     column: tuple[bytes | None, bytes | None] = (None, None)
     if key[0] != key[1] or result.column != result.row:

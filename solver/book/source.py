@@ -256,7 +256,7 @@ class EquilibriumSource:
 
     def _store(self, book: Book, key: tuple[int, int], solved: EquilibriumResult) -> None:
         """Store a solve; a book that cannot be written is warned about once, and skipped."""
-        if not solved.canonical:  # the book holds canonical equilibria only
+        if not solved.canonical:  # the book holds canonical equilibria only (rows.record)
             return
         if not book.writable:
             self._read_only = True

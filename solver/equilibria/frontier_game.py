@@ -19,7 +19,10 @@ Best responses are numpy gathers over the whole frontier:
   from the per-position strength distributions of ``y``;
 * win: each strategy's outcome against each restricted opponent strategy
   is computed once when that strategy joins the restricted set (int8),
-  and the values are a weighted sum of those outcome vectors.
+  and the values are a weighted sum of those outcome vectors, in float32
+  over the whole frontier, then in float64 for the candidates: those near
+  the best, and (``above``, the canonical selection's pricing) every
+  strategy whose float32 value is within its error bound of its threshold.
 
 >>> from solver.game.deal import deal
 >>> from solver.game.rules import Rules
@@ -99,6 +102,8 @@ def parse_payoff(payoff: Payoff | str) -> Payoff:
 _EXACT_PER_ADDED = 4
 _EXACT_EXTRA = 16
 _NEAR = 1e-3
+# Exact values are computed this many strategies at a time (pricing may ask for many).
+_EXACT_CHUNK = 8192
 
 
 class _Player:
@@ -183,6 +188,11 @@ class FrontierGame:
         """A value in the oracle's units (points, or ``2u - 1``) in payoff units."""
         return value if self.payoff is Payoff.MARGIN else (value + 1.0) / 2.0
 
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """Both players' frontier sizes."""
+        return self.rows.size, self.columns.size
+
     def initial(self) -> tuple[int, int]:
         """The strategies with the largest strength sum (a strong, plain guess)."""
         row = int(np.argmax(self.rows.strengths.sum(axis=1)))
@@ -226,11 +236,15 @@ class FrontierGame:
         self.rows.against[column] = outcomes
         return outcomes[list(rows)]
 
-    def best_rows(self, columns: Sequence[int], mixed: np.ndarray) -> BestResponses:
-        return BestResponses(self._values(self.rows, self.columns, columns, mixed))
+    def best_rows(
+        self, columns: Sequence[int], mixed: np.ndarray, above: np.ndarray | None = None
+    ) -> BestResponses:
+        return BestResponses(self._values(self.rows, self.columns, columns, mixed, above))
 
-    def best_columns(self, rows: Sequence[int], mixed: np.ndarray) -> BestResponses:
-        return BestResponses(self._values(self.columns, self.rows, rows, mixed))
+    def best_columns(
+        self, rows: Sequence[int], mixed: np.ndarray, above: np.ndarray | None = None
+    ) -> BestResponses:
+        return BestResponses(self._values(self.columns, self.rows, rows, mixed, above))
 
     def discard(self, rows: Sequence[int], columns: Sequence[int]) -> None:
         for j in columns:
@@ -240,9 +254,18 @@ class FrontierGame:
                 self.columns.against.pop(i, None)
 
     def _values(
-        self, player: _Player, opponent: _Player, support: Sequence[int], probabilities: np.ndarray
+        self,
+        player: _Player,
+        opponent: _Player,
+        support: Sequence[int],
+        probabilities: np.ndarray,
+        above: np.ndarray | None = None,
     ) -> np.ndarray:
-        """Payoff to ``player`` of each of its strategies against a mixed strategy."""
+        """Payoff to ``player`` of each of its strategies against a mixed strategy.
+
+        Margin values are exact for every strategy; win values for the
+        candidates (the best, and those that may exceed ``above``), -inf elsewhere.
+        """
         if self.payoff is Payoff.MARGIN:
             # Sum over positions of w_p * (P(t_p < s) - P(t_p > s)), by gathers.
             theirs = opponent.strengths[list(support)]
@@ -263,7 +286,16 @@ class FrontierGame:
         count = min(player.size, _EXACT_PER_ADDED * self.per_iteration + _EXACT_EXTRA)
         top = np.argpartition(-approximate, count - 1)[:count]
         near = np.union1d(top, np.flatnonzero(approximate >= approximate.max() - _NEAR))
-        exact = np.stack([stored[j][near] for j in used], axis=1)
+        if above is not None:
+            # Recursive float32 summation of n terms errs by at most about
+            # n * eps * sum|terms| (each term's rounding included): twice that
+            # is safe, so no strategy over its threshold is left out.
+            weight = float(np.abs(probabilities[used]).sum())
+            bound = 2.0 * (len(used) + 1) * float(np.finfo(np.float32).eps) * weight
+            near = np.union1d(near, np.flatnonzero(approximate >= above - bound))
         values = np.full(player.size, -np.inf)
-        values[near] = exact.astype(np.float64) @ probabilities[used]
+        for start in range(0, near.shape[0], _EXACT_CHUNK):  # bounded memory
+            chunk = near[start : start + _EXACT_CHUNK]
+            exact = np.stack([stored[j][chunk] for j in used], axis=1)
+            values[chunk] = exact.astype(np.float64) @ probabilities[used]
         return values

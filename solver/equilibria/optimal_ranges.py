@@ -34,10 +34,14 @@ solver.errors.SolverError: player must be 0 (rows) or 1 (columns), got 2
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from solver.equilibria.canonical import CanonicalPair
 from solver.errors import SolverError
+
+if TYPE_CHECKING:
+    from solver.equilibria.canonical import CanonicalPair
 
 __all__ = ["RANGED", "face_ranges"]
 

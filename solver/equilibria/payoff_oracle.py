@@ -93,6 +93,11 @@ class PayoffOracle(Protocol):
     baseline: float
     lowest: float | None
 
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """How many row and column strategies there are (ids ``0 .. n - 1``)."""
+        ...
+
     def initial(self) -> tuple[int, int]:
         """A first row and a first column strategy."""
         ...
@@ -105,12 +110,25 @@ class PayoffOracle(Protocol):
         """``u(a, column)`` for each ``a`` in ``rows`` (a new column)."""
         ...
 
-    def best_rows(self, columns: Sequence[int], mixed: np.ndarray) -> BestResponses:
-        """Values ``u(a, y)`` of the row strategies ``a``, ``y = mixed`` over ``columns``."""
+    def best_rows(
+        self, columns: Sequence[int], mixed: np.ndarray, above: np.ndarray | None = None
+    ) -> BestResponses:
+        """Values ``u(a, y)`` of the row strategies ``a``, ``y = mixed`` over ``columns``.
+
+        The candidates include at least the best; with ``above`` (one
+        threshold per row strategy), also every strategy ``a`` whose value
+        exceeds ``above[a]``, each exactly (the canonical selection's pricing
+        needs them all, the double oracle only the best).
+        """
         ...
 
-    def best_columns(self, rows: Sequence[int], mixed: np.ndarray) -> BestResponses:
-        """Values ``-u(x, b)`` of the column strategies ``b``, ``x = mixed`` over ``rows``."""
+    def best_columns(
+        self, rows: Sequence[int], mixed: np.ndarray, above: np.ndarray | None = None
+    ) -> BestResponses:
+        """Values ``-u(x, b)`` of the column strategies ``b``, ``x = mixed`` over ``rows``.
+
+        ``above`` as for :meth:`best_rows`, per column strategy.
+        """
         ...
 
     def discard(self, rows: Sequence[int], columns: Sequence[int]) -> None:
@@ -143,6 +161,10 @@ class MatrixOracle:
         self.baseline = 0.0
         self.lowest: float | None = float(self.payoff.min())
 
+    @property
+    def sizes(self) -> tuple[int, int]:
+        return int(self.payoff.shape[0]), int(self.payoff.shape[1])
+
     def initial(self) -> tuple[int, int]:
         return 0, 0
 
@@ -152,10 +174,15 @@ class MatrixOracle:
     def column_payoffs(self, rows: Sequence[int], column: int) -> np.ndarray:
         return self.payoff[list(rows), column]
 
-    def best_rows(self, columns: Sequence[int], mixed: np.ndarray) -> BestResponses:
+    def best_rows(
+        self, columns: Sequence[int], mixed: np.ndarray, above: np.ndarray | None = None
+    ) -> BestResponses:
+        # Every value is exact: ``above`` asks for nothing more.
         return BestResponses(self.payoff[:, list(columns)] @ mixed)
 
-    def best_columns(self, rows: Sequence[int], mixed: np.ndarray) -> BestResponses:
+    def best_columns(
+        self, rows: Sequence[int], mixed: np.ndarray, above: np.ndarray | None = None
+    ) -> BestResponses:
         return BestResponses(-(mixed @ self.payoff[list(rows)]))
 
     def discard(self, rows: Sequence[int], columns: Sequence[int]) -> None:

@@ -19,7 +19,8 @@ import pytest
 import solver.book.lookup as lookup_module
 import solver.book.source as solutions_module
 from solver.analysis.grade import grade
-from solver.book.lookup import solve_with_book
+from solver.book.canonical import canonical_key
+from solver.book.lookup import look_up, solve_with_book
 from solver.book.source import DEFAULT_SOURCE, EquilibriumSource
 from solver.book.store import Book
 from solver.cli.main import main
@@ -98,6 +99,28 @@ def test_without_the_book_nothing_is_stored(tmp_path: Path, solves):
     assert solutions.path is None and len(solves) == 1
     assert solutions.from_book(MINE, THEIRS, TWO, "margin") is False
     assert not (tmp_path / "never.sqlite").exists()
+
+
+def test_only_canonical_equilibria_are_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # Every store (a lookup's, a source's, a build worker's) answers a solve whose
+    # canonical selection gave up, and stores nothing.
+    for module in (lookup_module, solutions_module):
+        original = module.solve
+        monkeypatch.setattr(
+            module,
+            "solve",
+            lambda *a, original=original, **k: original(*a, **{**k, "canonical": False}),
+        )
+    path = tmp_path / "b.sqlite"
+    with Book(path) as book:
+        answer = solve_with_book(MINE, THEIRS, "margin", TWO, book)
+        assert not answer.result.canonical and answer.result.gap <= 1e-9
+        assert look_up(MINE, THEIRS, "margin", TWO, book) is None
+    assert not EquilibriumSource(path)(MINE, THEIRS, TWO, Payoff.MARGIN).canonical
+    with Book(path) as book:
+        assert look_up(MINE, THEIRS, "margin", TWO, book) is None
+    key = canonical_key((MINE, THEIRS))[0]
+    assert lookup_module.solve_canonical(key, TWO, "margin") is None
 
 
 def scripted(entries: list[str]):

@@ -198,13 +198,17 @@ class _TimedOracle(MatrixOracle):
         super().__init__(payoff)
         self.clock = clock
 
-    def best_rows(self, columns: Sequence[int], mixed: np.ndarray) -> BestResponses:
+    def best_rows(
+        self, columns: Sequence[int], mixed: np.ndarray, above: np.ndarray | None = None
+    ) -> BestResponses:
         self.clock[0] += 10.0
-        return super().best_rows(columns, mixed)
+        return super().best_rows(columns, mixed, above)
 
-    def best_columns(self, rows: Sequence[int], mixed: np.ndarray) -> BestResponses:
+    def best_columns(
+        self, rows: Sequence[int], mixed: np.ndarray, above: np.ndarray | None = None
+    ) -> BestResponses:
         self.clock[0] += 10.0
-        return super().best_columns(rows, mixed)
+        return super().best_columns(rows, mixed, above)
 
 
 def test_records_carry_their_timings(monkeypatch):
