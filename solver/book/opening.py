@@ -51,9 +51,11 @@ except ImportError:  # pragma: no cover - Windows: creation stays atomic, not se
 __all__ = ["FORMAT", "SCHEMA", "SCHEMA_VERSION", "open_book"]
 
 FORMAT = "quintet-book"
-SCHEMA_VERSION = 2
-"""2: the stored equilibria are the canonical ones (:mod:`solver.equilibria.canonical`);
-1 held whichever equilibrium the solver found, so a schema-1 book is refused."""
+SCHEMA_VERSION = 3
+"""3: the stored equilibria are the canonical ones (:mod:`solver.equilibria.canonical`),
+recomputed from their structure alone (the same on every path to 1e-12); 2 held
+the first selection's (other strategies on independent win deals), 1 whichever
+equilibrium the solver found: older books are refused."""
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 SCHEMA = """
