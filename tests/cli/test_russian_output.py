@@ -1,4 +1,4 @@
-"""``--lang ru`` output of play, train and grade holds no English word of the page's phrase table.
+"""``--lang ru`` output of the text reports holds no English word of the page's phrase table.
 
 The words are those of solver/web/static/i18n.js's English table that its
 Russian table does not use too (tests/support/phrases.py).  Allowed: the
@@ -59,3 +59,48 @@ def test_train_and_grade_in_russian_are_all_russian(tmp_path):
 
 def test_the_check_finds_english():
     assert leftovers("оценка: лучшая; equilibrium loss 0.000") == ["equilibrium", "loss"]
+
+
+def _all_russian(*args: str) -> str:
+    """``quintet args --lang ru``'s output, checked to hold no English word of the table."""
+    done = quintet(*args, "--lang", "ru")
+    assert done.returncode == 0, done.stderr
+    assert leftovers(done.stdout, TYPED) == [], done.stdout
+    return done.stdout
+
+
+def test_equilibrium_in_russian_is_all_russian_solved_and_from_the_book(tmp_path):
+    book = str(tmp_path / "book.sqlite")
+    solved = _all_russian("equilibrium", "--seed", "3", "--show", "2", "--book", book)
+    assert "книга решений: решено сейчас, сохранено в " in solved
+    assert "гарантированная уязвимость: " in solved and "ваша стратегия (раскладок: " in solved
+    assert "сходимость достигнута" in solved and "(точно, по симметрии)" in solved
+    assert "(ещё раскладок: " in solved and "(в оптимальных стратегиях: " in solved
+    looked_up = _all_russian("equilibrium", "--seed", "3", "--show", "2", "--book", book)
+    assert "из книги решений, решено ранее (итераций: " in looked_up
+    assert "книга решений: из " in looked_up
+
+
+def test_equilibrium_in_russian_independent_and_win_are_all_russian():
+    independent = _all_russian(
+        "equilibrium", "--seed", "3", "--show", "1", "--mode", "independent", "--no-book"
+    )
+    assert "стратегия противника (раскладок: " in independent
+    assert "(гарантированно в [" in independent and "не используется (--no-book)" in independent
+    win = _all_russian("equilibrium", "--seed", "3", "--show", "1", "--payoff", "win", "--no-book")
+    assert "платёж: победа (" in win and "партии)" in win
+
+
+def test_house_report_suggest_and_book_in_russian_are_all_russian(tmp_path):
+    book = str(tmp_path / "book.sqlite")
+    house = _all_russian("house", "--seed", "3", "--book", book)
+    assert "домашнее правило: пакеты «жадные» на позициях 1-5: " in house
+    report = _all_russian("report", "--book", book)
+    assert "(все сдачи; " in report
+    suggest = _all_russian("suggest", "--seed", "3")
+    assert "(лучшая из " in suggest
+    stats = _all_russian("book", "stats", "--book", book)
+    assert "зеркальный режим (очки 3-4-5-6-7), платёж «перевес»: 1 из " in stats
+    assert "    позиция 5 (7 очк.): уступает " in stats
+    checked = _all_russian("book", "check", "--book", book)
+    assert checked.endswith("книга решений в порядке\n")

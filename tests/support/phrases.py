@@ -4,6 +4,8 @@
 True
 >>> leftovers("Оценка: лучшая; equilibrium loss 0.000, book: from /tmp/b.sqlite")
 ['equilibrium', 'loss', 'book', 'from']
+>>> leftovers("книга решений: не используется (--no-book); book")
+['book']
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from tests.support import REPO
 I18N = REPO / "solver" / "web" / "static" / "i18n.js"
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _WORD = re.compile(r"[A-Za-z]{3,}")
+_FLAG = re.compile(r"--[A-Za-z][\w-]*")
 
 
 def _words(text: str) -> set[str]:
@@ -33,7 +36,8 @@ def english_words() -> frozenset[str]:
 
 def leftovers(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
     """English words of the phrase table in ``text`` (paths, flags and ``allowed`` words aside)."""
-    tokens = [t for t in text.split() if "/" not in t and not t.startswith("-")]
+    # A flag inside a token, "(--no-book)", is a flag too.
+    tokens = [_FLAG.sub("", t) for t in text.split() if "/" not in t and not t.startswith("-")]
     found = [w.lower() for t in tokens for w in _WORD.findall(t)]
     words = english_words()
     return [w for w in found if w in words and w not in allowed]
