@@ -104,3 +104,14 @@ def test_house_report_suggest_and_book_in_russian_are_all_russian(tmp_path):
     assert "    позиция 5 (7 очк.): уступает " in stats
     checked = _all_russian("book", "check", "--book", book)
     assert checked.endswith("книга решений в порядке\n")
+
+
+def test_tournament_in_russian_is_all_russian(tmp_path):
+    games = str(tmp_path / "games.csv")
+    args = ("tournament", "--players", "random,eq-margin", "--seed", "1", "--csv", games)
+    played = _all_russian(*args, "--deals", "1")
+    assert "игроков: 2, сдач: 1 (зерно 1, зеркальный режим), процессов: 1, " in played
+    assert "random против eq-margin" in played and "парето-фронты (общие для " in played
+    resumed = _all_russian(*args, "--deals", "2", "--resume")
+    assert "продолжено: сдачи (1) уже были в " in resumed
+    assert "играть нечего" in _all_russian(*args, "--deals", "2", "--resume")
