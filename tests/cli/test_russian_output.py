@@ -8,7 +8,11 @@ the computer player's name as given with ``--opponent``, paths and flags.
 
 from __future__ import annotations
 
+import json
+
+from solver.game.arrangement import Arrangement
 from solver.game.deal import deal
+from solver.game.payloads import arrangement_payload
 from solver.models.heuristics import greedy_arrangement
 from solver.play.registry import PLAYER_NAMES
 from tests.support.cli import quintet
@@ -19,8 +23,12 @@ TYPED = frozenset(
 )
 
 
+def _layout(seed: int) -> Arrangement:
+    return greedy_arrangement(deal(seed).holdings[0])
+
+
 def _arrangement(seed: int) -> str:
-    return greedy_arrangement(deal(seed).holdings[0]).format()
+    return _layout(seed).format()
 
 
 def test_play_in_russian_is_all_russian(tmp_path):
@@ -115,3 +123,12 @@ def test_tournament_in_russian_is_all_russian(tmp_path):
     resumed = _all_russian(*args, "--deals", "2", "--resume")
     assert "продолжено: сдачи (1) уже были в " in resumed
     assert "играть нечего" in _all_russian(*args, "--deals", "2", "--resume")
+
+
+def test_analyze_in_russian_is_all_russian(tmp_path):
+    history = tmp_path / "history.jsonl"
+    record = {"rules": {}, "seed": 6, "arrangement": arrangement_payload(_layout(6))}
+    history.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    book = str(tmp_path / "book.sqlite")
+    analysed = _all_russian("analyze", str(history), "--jobs", "1", "--book", book)
+    assert "  строка 1 зерно 6: " in analysed
