@@ -32,7 +32,7 @@ from solver.game.rules import Rules
 from solver.models.mixture import Mixture
 from solver.models.opponents import Objective
 from solver.response.best_response import BestResponse
-from solver.util.language import Lang, Phrase
+from solver.util.language import Lang, Phrase, language
 
 __all__ = [
     "SuggestContext",
@@ -100,6 +100,18 @@ _NOTES = (
         ),
     ),
     (
+        re.compile(
+            r"sampled from an equilibrium of (?P<n>\d+) arrangements; "
+            r"game value (?P<value>\S+), certified gap (?P<gap>\S+)"
+        ),
+        Phrase(
+            "sampled from an equilibrium of {n} arrangements; game value {value}, "
+            "certified gap {gap}",
+            "выбрана из равновесной стратегии (раскладок: {n}); цена игры {value}, "
+            "гарантированный зазор {gap}",
+        ),
+    ),
+    (
         re.compile(r"every packet was fixed"),
         Phrase("every packet was fixed", "все пакеты были заданы"),
     ),
@@ -119,6 +131,33 @@ def note_text(note: str, lang: Lang | str) -> str:
         if found:
             return phrase.text(lang).format(**found.groupdict())
     return note
+
+
+# The opponent models' descriptions (solver.play.registry, solver.app.solving), in words.
+_EQUILIBRIUM_MODEL = re.compile(r"equilibrium \((?P<payoff>margin|win) payoff\)")
+_KNOWN_MODEL = re.compile(r"(?P<name>greedy|house) \((?P<arrangement>[^()]+)\)")
+_MIXTURE_MODEL = re.compile(r"(?P<file>.+) \((?P<n>\d+) arrangements\)")
+
+
+def against_text(against: str, lang: Lang | str) -> str:
+    """An opponent model's description in ``lang`` (its name, as typed, stays).
+
+    >>> against_text("equilibrium (win payoff)", "ru"), against_text("random", "ru")
+    ('равновесие (платёж «победа»)', 'random')
+    >>> against_text("house (7c 7d 7h 7s 8c | 8d 8h 8s 9c 9d)", "ru")
+    'house (7♣ 7♦ 7♥ 7♠ 8♣ | 8♦ 8♥ 8♠ 9♣ 9♦)'
+    """
+    if language(lang) is Lang.EN:
+        return against
+    if found := _EQUILIBRIUM_MODEL.fullmatch(against):
+        return f"равновесие (платёж «{say('payoff_' + found['payoff'], lang)}»)"
+    if found := _KNOWN_MODEL.fullmatch(against):
+        packets = found["arrangement"].split(" | ")
+        arrangement = Arrangement.parse(found["arrangement"], n_packets=len(packets))
+        return f"{found['name']} ({arrangement.format(lang=lang)})"
+    if found := _MIXTURE_MODEL.fullmatch(against):
+        return f"{found['file']} (раскладок: {found['n']})"
+    return against
 
 
 def describe_status(optimal: bool, gap: float, lang: Lang | str) -> str:
@@ -211,7 +250,7 @@ def suggest_report(
     lines = _heading(context, lang, show_cards=context.dealt)
     lines.append(
         f"{say('objective', lang)}: {objective_text(best.objective, lang)}; "
-        f"{say('against', lang)}: {context.against}"
+        f"{say('against', lang)}: {against_text(context.against, lang)}"
     )
     lines.extend(table_lines(_position_rows(best, context.rules, lang)))
     lines.extend(_verdict_lines(best, lang))
@@ -266,7 +305,8 @@ def _verdict_lines(best: BestResponse, lang: Lang | str) -> list[str]:
         )
     lines.append(
         f"{say('status', lang)}: {describe_status(best.proven_optimal, best.gap, lang)}; "
-        f"{say('engine', lang)} {best.engine.value}; {say('time', lang)} {best.seconds:.2f} s"
+        f"{say('engine', lang)} {say('engine_' + best.engine.value, lang)}; "
+        f"{say('time', lang)} {best.seconds:.2f} s"
     )
     if best.note:
         lines.append(f"  ({note_text(best.note, lang)})")

@@ -98,6 +98,9 @@ _WORDS: dict[str, Phrase] = {
     "equilibrium_plays": Phrase("the equilibrium plays", "равновесие играет"),
     "points_unit": Phrase("points", "очк."),
     "house_rule": Phrase("house rule", "домашнее правило"),
+    "engine_cpsat": Phrase("cpsat", "CP-SAT"),
+    "engine_frontier": Phrase("frontier", "парето-фронт"),
+    "engine_equilibrium": Phrase("equilibrium", "равновесие"),
     "fresh_samples": Phrase("on {n} fresh samples", "на {n} новых выборках"),
     # quintet equilibrium: the certificate, which equilibrium is shown, the strategies
     "payoff_line": Phrase("payoff: {name}: {text}", "платёж: {name} ({text})"),

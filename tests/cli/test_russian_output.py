@@ -132,3 +132,20 @@ def test_analyze_in_russian_is_all_russian(tmp_path):
     book = str(tmp_path / "book.sqlite")
     analysed = _all_russian("analyze", str(history), "--jobs", "1", "--book", book)
     assert "  строка 1 зерно 6: " in analysed
+
+
+def test_suggest_against_each_model_in_russian_is_all_russian(tmp_path):
+    book = str(tmp_path / "book.sqlite")
+    played = _all_russian("suggest", "--seed", "3", "--against", "equilibrium", "--book", book)
+    assert "против: равновесие (платёж «перевес»)" in played
+    assert (
+        "движок равновесие" in played and "(выбрана из равновесной стратегии (раскладок: " in played
+    )
+    greedy = _all_russian("suggest", "--seed", "3", "--against", "greedy")
+    assert "против: greedy (" in greedy and "В♥" in greedy.split("против: ")[1]
+    sampled = _all_russian("suggest", "--seed", "3", "--objective", "win")
+    assert "  на 20000 новых выборках: " in sampled and "(оптимизировано против " in sampled
+    mixture = str(tmp_path / "mixture.json")
+    _all_russian("equilibrium", "--seed", "3", "--book", book, "--out", mixture)
+    against = _all_russian("suggest", "--seed", "3", "--against", mixture, "--top", "2")
+    assert "(раскладок: 27)" in against and "движок " in against
