@@ -16,8 +16,10 @@ from solver.game.payloads import arrangement_payload
 from solver.models.heuristics import greedy_arrangement
 from solver.play.registry import PLAYER_NAMES
 from tests.support.cli import quintet
-from tests.support.phrases import leftovers
+from tests.support.phrases import command_line_words, leftovers
 
+# The words of the page's phrase table and of the command line's (solver/app/text.py and the others).
+WORDS = command_line_words()
 TYPED = frozenset(
     {"hint", "undo", "cards", "quit"} | {w for n in PLAYER_NAMES for w in n.split("-")}
 )
@@ -39,7 +41,7 @@ def test_play_in_russian_is_all_russian(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "зерно 5" in done.stdout and "книга решений: " in done.stdout
-    assert leftovers(done.stdout, TYPED) == []
+    assert leftovers(done.stdout, TYPED, WORDS) == []
 
 
 def test_train_and_grade_in_russian_are_all_russian(tmp_path):
@@ -58,22 +60,23 @@ def test_train_and_grade_in_russian_are_all_russian(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "книга решений: " in done.stdout
-    assert leftovers(done.stdout, TYPED) == []
+    assert leftovers(done.stdout, TYPED, WORDS) == []
     graded = quintet("grade", "--lang", "ru", "--seed", "6", _arrangement(6), "--book", book)
     assert graded.returncode == 0, graded.stderr
     assert "книга решений: из " in graded.stdout  # solved by train, found in the book now
-    assert leftovers(graded.stdout, TYPED) == []
+    assert leftovers(graded.stdout, TYPED, WORDS) == []
 
 
 def test_the_check_finds_english():
     assert leftovers("оценка: лучшая; equilibrium loss 0.000") == ["equilibrium", "loss"]
+    assert leftovers("итераций: 21, converged (--no-book)", words=WORDS) == ["converged"]
 
 
 def _all_russian(*args: str) -> str:
     """``quintet args --lang ru``'s output, checked to hold no English word of the table."""
     done = quintet(*args, "--lang", "ru")
     assert done.returncode == 0, done.stderr
-    assert leftovers(done.stdout, TYPED) == [], done.stdout
+    assert leftovers(done.stdout, TYPED, WORDS) == [], done.stdout
     return done.stdout
 
 

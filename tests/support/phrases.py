@@ -3,8 +3,10 @@
 
 >>> "equilibrium" in english_words(), "seed" in english_words()  # "{seed}" is no Russian word
 (True, True)
->>> "canonical" in english_words(), "frontier" in english_words()  # the command line's
-(True, True)
+>>> "canonical" in command_line_words(), "canonical" in english_words()
+(True, False)
+>>> leftovers("движок frontier"), leftovers("движок frontier", words=command_line_words())
+([], ['frontier'])
 >>> leftovers("Оценка: лучшая; equilibrium loss 0.000, book: from /tmp/b.sqlite")
 ['equilibrium', 'loss', 'book', 'from']
 >>> leftovers("книга решений: не используется (--no-book); book")
@@ -53,22 +55,30 @@ def _phrases() -> list[tuple[str, str]]:
 
 @cache
 def english_words() -> frozenset[str]:
-    """Words of three letters or more in an English table and nowhere in the Russian one
-    (so "API", "Enter" or "quintet train --history", written the same in both, are left out)."""
+    """Words of three letters or more in the page's English table and nowhere in its Russian
+    one (so "API", "Enter" or "quintet train --history", written the same in both, are left
+    out)."""
     text = I18N.read_text(encoding="utf-8")
     english, russian = text.split("\n  ru: {", 1)
-    page = _words(english) - _words(russian)
+    return frozenset(_words(english) - _words(russian))
+
+
+@cache
+def command_line_words() -> frozenset[str]:
+    """The page's English words and those of the command line's phrases not in their Russian."""
     phrases = _phrases()
-    command_line = set().union(*(_shown(e) for e, _ in phrases)) - set().union(
-        *(_shown(r) for _, r in phrases)
-    )
-    return frozenset(page | command_line)
+    english = set().union(*(_shown(e) for e, _ in phrases))
+    russian = set().union(*(_shown(r) for _, r in phrases))
+    return english_words() | frozenset(english - russian)
 
 
-def leftovers(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
-    """English words of the phrase table in ``text`` (paths, flags and ``allowed`` words aside)."""
+def leftovers(
+    text: str, allowed: frozenset[str] = frozenset(), words: frozenset[str] | None = None
+) -> list[str]:
+    """English ``words`` (default: the page's, :func:`english_words`) in ``text``, paths, flags
+    and ``allowed`` words aside."""
     # A flag inside a token, "(--no-book)", is a flag too.
     tokens = [_FLAG.sub("", t) for t in text.split() if "/" not in t and not t.startswith("-")]
     found = [w.lower() for t in tokens for w in _WORD.findall(t)]
-    words = english_words()
-    return [w for w in found if w in words and w not in allowed]
+    english = english_words() if words is None else words
+    return [w for w in found if w in english and w not in allowed]
