@@ -83,14 +83,14 @@ def build_book(
         scheduler=request.scheduler,
         on_progress=on_progress,
     )
-    return answer_of(lambda lang: build_report(summary, path), kind="book-build")
+    return answer_of(lambda lang: build_report(summary, path, lang), kind="book-build")
 
 
 def book_stats(request: BookStatsRequest) -> Answer:
     """The book's coverage, solve times and equilibria ex ante (the book is not created)."""
     with Book(request.path, create=False) as book:
         games, path = stats_of(book), book.path
-    return answer_of(lambda lang: stats_report(games, path), kind="book-stats")
+    return answer_of(lambda lang: stats_report(games, path, lang), kind="book-stats")
 
 
 def check_book(request: BookCheckRequest) -> Answer:
@@ -100,4 +100,4 @@ def check_book(request: BookCheckRequest) -> Answer:
     book at all is a :class:`~solver.errors.BookError`.
     """
     found = check(request.path or default_book_path())
-    return answer_of(lambda lang: check_report(found), kind="book-check")
+    return answer_of(lambda lang: check_report(found, lang), kind="book-check")

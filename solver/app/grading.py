@@ -84,7 +84,7 @@ def house(request: GradeRequest) -> Answer:
     def ruled(lang: Lang | str) -> Output:
         graded = report(lang)
         return Output(
-            f"{say('house_rule', lang)}: {words}\n{graded.text}",
+            f"{say('house_rule', lang)}: {rule.describe(lang)}\n{graded.text}",
             {"house_rule": words, **graded.payload},
         )
 

@@ -52,6 +52,7 @@ _W = {
     "trend": Phrase("trend: first half", "динамика: первая половина"),
     "second": Phrase("second half", "вторая половина"),
     "worst": Phrase("worst deals", "худшие сдачи"),
+    "seed": Phrase("seed", "зерно"),
     "line": Phrase("line", "строка"),
     "recovers": Phrase("recovers", "возвращает"),
     "no_change": Phrase("no small change helps", "малые изменения не помогают"),
@@ -317,7 +318,7 @@ def _text(doc: dict[str, Any], lang: Lang | str) -> str:
             if change
             else _say("no_change", lang)
         )
-        seed = "" if row["seed"] is None else f" seed {row['seed']}"
+        seed = "" if row["seed"] is None else f" {_say('seed', lang)} {row['seed']}"
         lines.append(
             f"  {_say('line', lang)} {row['line']}{seed}: {row['loss']:.3f} "
             f"{verdict_text(Verdict(row['verdict']), lang)}; {fix}"

@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver.app.report import Output
+from solver.app.text import say
 from solver.book.check import BookCheck
 from solver.game.payloads import rules_payload
+from solver.game.rules import Category
 from solver.util.language import Lang, Phrase, language
 
 if TYPE_CHECKING:  # not at run time: the book build imports the process pool and the cluster
@@ -36,6 +38,67 @@ _SOURCE = {
         "книга решений: решено сейчас, не сохранено в {path} (см. предупреждение)",
     ),
 }
+
+
+# The words of build, stats and check (English as they have always been).
+_BOOK = {
+    "built": Phrase(
+        "book {path}: {asked} asked (deals x payoffs), {before} already stored, "
+        "{solved} solved in {duration}",
+        "книга решений {path}: запрошено {asked} (сдачи x платежи), уже было {before}, "
+        "решено {solved} за {duration}",
+    ),
+    "holds": Phrase("book {path}: {deals} solutions", "книга решений {path}: решений {deals}"),
+    "game": Phrase(
+        "{mode} ({points} points), {payoff} payoff: {deals} of {classes} classes ({share}%), "
+        "standing for {deal_share}% of all deals",
+        "{mode} (очки {points}), платёж «{payoff}»: {deals} из {classes} классов ({share}%), "
+        "это {deal_share}% всех сдач",
+    ),
+    "times": Phrase(
+        "  solve time: total {total}, mean {mean} s, median {median} s, 90% {p90} s, max {max} s",
+        "  время решения: всего {total}, среднее {mean} s, медиана {median} s, 90% {p90} s, "
+        "максимум {max} s",
+    ),
+    "support": Phrase(
+        "  support sizes: median {row} / {column}, max {row_max} / {column_max} "
+        "(player 1 / player 2)",
+        "  размеры носителей: медиана {row} / {column}, максимум {row_max} / {column_max} "
+        "(игрок 1 / игрок 2)",
+    ),
+    "gap": Phrase(
+        "  certified gap at most {gap}; converged {converged}%",
+        "  гарантированный зазор не больше {gap}; сходимость достигнута в {converged}%",
+    ),
+    "ex_ante": Phrase(
+        "  ex ante, weighted by orbit size (player 1):",
+        "  априори, с весами по размеру орбит (игрок 1):",
+    ),
+    "position": Phrase(
+        "    position {position} ({points} points): conceded {conceded}%; {top}",
+        "    позиция {position} ({points} очк.): уступает {conceded}%; {top}",
+    ),
+    "value": Phrase(
+        "  game value: mean {mean}, 10% {p10}, median {median}, 90% {p90} (min {min}, max {max})",
+        "  цена игры: среднее {mean}, 10% {p10}, медиана {median}, 90% {p90} "
+        "(минимум {min}, максимум {max})",
+    ),
+    "path": Phrase("book: {path}", "книга решений: {path}"),
+    "rows": Phrase("rows: {rows}", "строк: {rows}"),
+    "integrity": Phrase("integrity: ", "целостность: "),
+    "ok": Phrase("ok", "в порядке"),
+    "problems": Phrase("PROBLEMS", "ЕСТЬ ПРОБЛЕМЫ"),
+    "damaged": Phrase("damaged rows: {n}", "повреждённых строк: {n}"),
+    "sound": Phrase("the book is sound", "книга решений в порядке"),
+    "unsound": Phrase(
+        "the book has problems (see above)", "в книге решений есть проблемы (см. выше)"
+    ),
+}
+_BY_NAME = {kind.english: kind for kind in Category}
+
+
+def _say(key: str, lang: Lang | str, **values: Any) -> str:
+    return _BOOK[key].text(lang).format(**values)
 
 
 def _duration(duration: float) -> str:
@@ -75,11 +138,16 @@ def rate_line(done: int, total: int, seconds: float, what: str) -> str:
     return f"{done}/{total} {what}, {3600 * rate:.0f} per hour, {eta} left"
 
 
-def build_report(summary: BuildSummary, path: Path) -> Output:
+def build_report(summary: BuildSummary, path: Path, lang: Lang | str = Lang.EN) -> Output:
     """What a build did."""
-    text = (
-        f"book {path}: {summary.asked} asked (deals x payoffs), {summary.stored_before} "
-        f"already stored, {summary.solved} solved in {_duration(summary.seconds)}"
+    text = _say(
+        "built",
+        lang,
+        path=path,
+        asked=summary.asked,
+        before=summary.stored_before,
+        solved=summary.solved,
+        duration=_duration(summary.seconds),
     )
     payload = {
         "book": str(path),
@@ -109,44 +177,77 @@ def _game_payload(stats: GameStats) -> dict[str, Any]:
     }
 
 
-def _game_lines(stats: GameStats) -> list[str]:
+def _mode_and_payoff(stats: GameStats, lang: Lang | str) -> tuple[str, str]:
+    """``mirror`` and ``margin`` (the names the options take), or their Russian words."""
+    mode, payoff = stats.rules.discard_mode.value, stats.payoff.value
+    if language(lang) is Lang.EN:
+        return mode, payoff
+    return say(mode, lang), say(f"payoff_{payoff}", lang)
+
+
+def _game_lines(stats: GameStats, lang: Lang | str) -> list[str]:
     rules = stats.rules
-    points = "-".join(str(p) for p in rules.position_points)
+    mode, payoff = _mode_and_payoff(stats, lang)
+    seconds, support = stats.seconds, stats.support
     lines = [
-        f"{rules.discard_mode.value} ({points} points), {stats.payoff.value} payoff: "
-        f"{stats.deals:,} of {stats.classes:,} classes ({100 * stats.class_share:.4g}%), "
-        f"standing for {100 * stats.deal_share:.4g}% of all deals",
-        f"  solve time: total {_duration(stats.seconds['total'])}, mean "
-        f"{stats.seconds['mean']:.2f} s, median {stats.seconds['median']:.2f} s, "
-        f"90% {stats.seconds['p90']:.2f} s, max {stats.seconds['max']:.2f} s",
-        f"  support sizes: median {stats.support['row_median']:g} / "
-        f"{stats.support['column_median']:g}, max {stats.support['row_max']:g} / "
-        f"{stats.support['column_max']:g} (player 1 / player 2)",
-        f"  certified gap at most {stats.max_gap:.2g}; converged {100 * stats.converged_share:.4g}%",
-        "  ex ante, weighted by orbit size (player 1):",
+        _say(
+            "game",
+            lang,
+            mode=mode,
+            points="-".join(str(p) for p in rules.position_points),
+            payoff=payoff,
+            deals=f"{stats.deals:,}",
+            classes=f"{stats.classes:,}",
+            share=f"{100 * stats.class_share:.4g}",
+            deal_share=f"{100 * stats.deal_share:.4g}",
+        ),
+        _say(
+            "times",
+            lang,
+            total=_duration(seconds["total"]),
+            **{k: f"{seconds[k]:.2f}" for k in ("mean", "median", "p90", "max")},
+        ),
+        _say(
+            "support",
+            lang,
+            **{k: f"{support[k + '_median']:g}" for k in ("row", "column")},
+            **{f"{k}_max": f"{support[k + '_max']:g}" for k in ("row", "column")},
+        ),
+        _say(
+            "gap",
+            lang,
+            gap=f"{stats.max_gap:.2g}",
+            converged=f"{100 * stats.converged_share:.4g}",
+        ),
+        _say("ex_ante", lang),
     ]
     for position, (concede, kinds) in enumerate(
         zip(stats.concede, stats.combinations, strict=True), start=1
     ):
-        top = ", ".join(f"{name} {100 * share:.1f}%" for name, share in list(kinds.items())[:4])
-        lines.append(
-            f"    position {position} ({rules.position_points[position - 1]} points): "
-            f"conceded {100 * concede:.1f}%; {top}"
+        top = ", ".join(
+            f"{_BY_NAME[name].name_in(lang) if name in _BY_NAME else name} {100 * share:.1f}%"
+            for name, share in list(kinds.items())[:4]
         )
-    value = stats.value
-    lines.append(
-        f"  game value: mean {value['mean']:.4g}, 10% {value['p10']:.4g}, median "
-        f"{value['median']:.4g}, 90% {value['p90']:.4g} (min {value['min']:.4g}, "
-        f"max {value['max']:.4g})"
-    )
+        lines.append(
+            _say(
+                "position",
+                lang,
+                position=position,
+                points=rules.position_points[position - 1],
+                conceded=f"{100 * concede:.1f}",
+                top=top,
+            )
+        )
+    value = {k: f"{v:.4g}" for k, v in stats.value.items()}
+    lines.append(_say("value", lang, **value))
     return lines
 
 
-def stats_report(games: list[GameStats], path: Path) -> Output:
+def stats_report(games: list[GameStats], path: Path, lang: Lang | str = Lang.EN) -> Output:
     """Statistics of every game in the book."""
-    lines = [f"book {path}: {sum(g.deals for g in games):,} solutions"]
+    lines = [_say("holds", lang, path=path, deals=f"{sum(g.deals for g in games):,}")]
     for stats in games:
-        lines.extend(_game_lines(stats))
+        lines.extend(_game_lines(stats, lang))
     payload = {
         "book": str(path),
         "deals": sum(g.deals for g in games),
@@ -191,14 +292,15 @@ def source_report(
     return replace(output, text=text, payload={**output.payload, "book": book})
 
 
-def check_report(found: BookCheck) -> Output:
+def check_report(found: BookCheck, lang: Lang | str = Lang.EN) -> Output:
     """What ``book check`` found: SQLite's integrity check and the damaged rows."""
-    lines = [f"book: {found.path}", f"rows: {found.rows}"]
-    lines.append("integrity: " + ("ok" if found.integrity == ("ok",) else "PROBLEMS"))
+    lines = [_say("path", lang, path=found.path), _say("rows", lang, rows=found.rows)]
+    sound = found.integrity == ("ok",)
+    lines.append(_say("integrity", lang) + _say("ok" if sound else "problems", lang))
     lines += [f"  {line}" for line in found.integrity if line != "ok"]
-    lines.append(f"damaged rows: {len(found.damaged)}")
+    lines.append(_say("damaged", lang, n=len(found.damaged)))
     lines += [f"  {why}" for _key, why in found.damaged]
-    lines.append("the book is sound" if found.ok else "the book has problems (see above)")
+    lines.append(_say("sound" if found.ok else "unsound", lang))
     payload = {
         "path": str(found.path),
         "rows": found.rows,

@@ -18,9 +18,45 @@ from solver.app.text import say
 from solver.game.payloads import rules_payload
 from solver.play.tournament import EXACT_GAP, DealRecord, TournamentResult
 from solver.util.files import atomic_output
-from solver.util.language import Lang
+from solver.util.language import Lang, Phrase
 
 __all__ = ["tournament_payload", "tournament_report", "write_games_csv"]
+
+
+# The tournament's words (English as they have always been).
+_T = {
+    "heading": Phrase(
+        "{players} players, {deals} deals (seed {seed}, {mode}), {jobs} job(s), {seconds} s",
+        "игроков: {players}, сдач: {deals} (зерно {seed}, {mode}), процессов: {jobs}, {seconds} s",
+    ),
+    "pair": Phrase("pair", "пара"),
+    "games": Phrase("games", "партий"),
+    "versus": Phrase("{first} vs {second}", "{first} против {second}"),
+    "mean_margin": Phrase("mean margin (95% CI)", "средний перевес (95% интервал)"),
+    "mean_points": Phrase("mean points", "средние очки"),
+    "player": Phrase("player", "игрок"),
+    "per_deal": Phrase("seconds/deal", "s на сдачу"),
+    "exploitability": Phrase("exploitability mean", "уязвимость: среднее"),
+    "max": Phrase("max", "макс."),
+    "exact": Phrase("exact", "точно"),
+    "strategy_gap": Phrase("strategy gap median", "зазор стратегии: медиана"),
+    "legend": Phrase(
+        "frontiers (shared by the solver players): {frontier} s/deal; exploitability: "
+        "the margin a best response to the played arrangement would score (points); "
+        "exact: share of deals where the equilibrium player's strategy was solved to a "
+        "certified gap <= {gap}; strategy gap: its certified gap (points for "
+        "eq-margin, win probability for eq-win)",
+        "парето-фронты (общие для игроков-решателей): {frontier} s на сдачу; уязвимость: "
+        "перевес, который набрал бы лучший ответ на сыгранную раскладку (очки); "
+        "точно: доля сдач, где стратегия равновесного игрока решена с "
+        "гарантированным зазором <= {gap}; зазор стратегии: её гарантированный зазор "
+        "(очки для eq-margin, вероятность выигрыша для eq-win)",
+    ),
+}
+
+
+def _say(key: str, lang: Lang | str, **values: Any) -> str:
+    return _T[key].text(lang).format(**values)
 
 
 def _signed(x: float) -> str:
@@ -31,26 +67,36 @@ def tournament_report(result: TournamentResult, lang: Lang | str, jobs: int = 1)
     """Pairwise results and per-player cost and exploitability."""
     config = result.config
     mode = say(config.rules.discard_mode.value, lang)
+    heading = _say(
+        "heading",
+        lang,
+        players=len(config.players),
+        deals=config.deals,
+        seed=config.seed,
+        mode=mode,
+        jobs=jobs,
+        seconds=f"{result.seconds:.1f}",
+    )
     lines = [
-        f"{len(config.players)} players, {config.deals} deals (seed {config.seed}, {mode}), "
-        f"{jobs} job(s), {result.seconds:.1f} s",
+        heading,
         *table_lines(_pair_rows(result, lang)),
         "",
-        *table_lines(_player_rows(result)),
-        _legend(result),
+        *table_lines(_player_rows(result, lang)),
+        _legend(result, lang),
     ]
     return Output("\n".join(lines), tournament_payload(result))
 
 
 def _pair_rows(result: TournamentResult, lang: Lang | str) -> list[list[str]]:
     """One row per pair of players: outcomes, mean margin with its interval, mean points."""
-    header = ["pair", "games", say("win", lang), say("draw", lang), say("loss", lang)]
-    rows = [[*header, "mean margin (95% CI)", "mean points"]]
+    outcomes = [say("win", lang), say("draw", lang), say("loss", lang)]
+    header = [_say("pair", lang), _say("games", lang), *outcomes]
+    rows = [[*header, _say("mean_margin", lang), _say("mean_points", lang)]]
     for pair in result.pairs():
         low, high = pair.margin_ci
         rows.append(
             [
-                f"{pair.first} vs {pair.second}",
+                _say("versus", lang, first=pair.first, second=pair.second),
                 str(pair.games),
                 f"{100 * pair.win:.1f}%",
                 f"{100 * pair.draw:.1f}%",
@@ -66,19 +112,10 @@ def _optional(value: float | None, form: str) -> str:
     return "-" if value is None else format(value, form)
 
 
-def _player_rows(result: TournamentResult) -> list[list[str]]:
+def _player_rows(result: TournamentResult, lang: Lang | str) -> list[list[str]]:
     """One row per player: time, exploitability, and the equilibrium players' gaps."""
-    rows = [
-        [
-            "player",
-            "seconds/deal",
-            "exploitability mean",
-            "max",
-            "exact",
-            "strategy gap median",
-            "max",
-        ]
-    ]
+    words = ("player", "per_deal", "exploitability", "max", "exact", "strategy_gap", "max")
+    rows = [[_say(word, lang) for word in words]]
     for stats in result.players():
         exact = None if stats.exact_share is None else 100 * stats.exact_share
         rows.append(
@@ -95,16 +132,10 @@ def _player_rows(result: TournamentResult) -> list[list[str]]:
     return rows
 
 
-def _legend(result: TournamentResult) -> str:
+def _legend(result: TournamentResult, lang: Lang | str) -> str:
     """The shared frontier time, and what the columns of the player table mean."""
     frontier = sum(r.frontier_seconds for r in result.records) / len(result.records)
-    return (
-        f"frontiers (shared by the solver players): {frontier:.3f} s/deal; exploitability: "
-        "the margin a best response to the played arrangement would score (points); "
-        "exact: share of deals where the equilibrium player's strategy was solved to a "
-        f"certified gap <= {EXACT_GAP:g}; strategy gap: its certified gap (points for "
-        "eq-margin, win probability for eq-win)"
-    )
+    return _say("legend", lang, frontier=f"{frontier:.3f}", gap=f"{EXACT_GAP:g}")
 
 
 def tournament_payload(result: TournamentResult) -> dict[str, Any]:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +32,7 @@ from solver.game.rules import Rules
 from solver.models.mixture import Mixture
 from solver.models.opponents import Objective
 from solver.response.best_response import BestResponse
-from solver.util.language import Lang, Phrase
+from solver.util.language import Lang, Phrase, language
 
 __all__ = [
     "SuggestContext",
@@ -76,6 +77,87 @@ _PAYOFF_TEXT = {
         "1 за победу, 1/2 за ничью, 0 за поражение",
     ),
 }
+
+
+# The notes best responses carry (solver.response), in words: English as they come.
+_NOTES = (
+    (
+        re.compile(r"best of (?P<n>\d+) frontier strategies"),
+        Phrase("best of {n} frontier strategies", "лучшая из {n} стратегий на парето-фронте"),
+    ),
+    (
+        re.compile(r"optimized against (?P<n>\d+) sampled arrangements"),
+        Phrase(
+            "optimized against {n} sampled arrangements",
+            "оптимизировано против {n} выбранных наугад раскладок",
+        ),
+    ),
+    (
+        re.compile(r"the bound allows for the mixture's probabilities rounded to 1e-6"),
+        Phrase(
+            "the bound allows for the mixture's probabilities rounded to 1e-6",
+            "граница учитывает вероятности смеси, округлённые до 1e-6",
+        ),
+    ),
+    (
+        re.compile(
+            r"sampled from an equilibrium of (?P<n>\d+) arrangements; "
+            r"game value (?P<value>\S+), certified gap (?P<gap>\S+)"
+        ),
+        Phrase(
+            "sampled from an equilibrium of {n} arrangements; game value {value}, "
+            "certified gap {gap}",
+            "выбрана из равновесной стратегии (раскладок: {n}); цена игры {value}, "
+            "гарантированный зазор {gap}",
+        ),
+    ),
+    (
+        re.compile(r"every packet was fixed"),
+        Phrase("every packet was fixed", "все пакеты были заданы"),
+    ),
+)
+
+
+def note_text(note: str, lang: Lang | str) -> str:
+    """A best response's note in ``lang`` (a note not known here stays as it is).
+
+    >>> note_text("best of 43860 frontier strategies", "ru")
+    'лучшая из 43860 стратегий на парето-фронте'
+    >>> note_text("something new", "ru")
+    'something new'
+    """
+    for pattern, phrase in _NOTES:
+        found = pattern.fullmatch(note)
+        if found:
+            return phrase.text(lang).format(**found.groupdict())
+    return note
+
+
+# The opponent models' descriptions (solver.play.registry, solver.app.solving), in words.
+_EQUILIBRIUM_MODEL = re.compile(r"equilibrium \((?P<payoff>margin|win) payoff\)")
+_KNOWN_MODEL = re.compile(r"(?P<name>greedy|house) \((?P<arrangement>[^()]+)\)")
+_MIXTURE_MODEL = re.compile(r"(?P<file>.+) \((?P<n>\d+) arrangements\)")
+
+
+def against_text(against: str, lang: Lang | str) -> str:
+    """An opponent model's description in ``lang`` (its name, as typed, stays).
+
+    >>> against_text("equilibrium (win payoff)", "ru"), against_text("random", "ru")
+    ('равновесие (платёж «победа»)', 'random')
+    >>> against_text("house (7c 7d 7h 7s 8c | 8d 8h 8s 9c 9d)", "ru")
+    'house (7♣ 7♦ 7♥ 7♠ 8♣ | 8♦ 8♥ 8♠ 9♣ 9♦)'
+    """
+    if language(lang) is Lang.EN:
+        return against
+    if found := _EQUILIBRIUM_MODEL.fullmatch(against):
+        return f"равновесие (платёж «{say('payoff_' + found['payoff'], lang)}»)"
+    if found := _KNOWN_MODEL.fullmatch(against):
+        packets = found["arrangement"].split(" | ")
+        arrangement = Arrangement.parse(found["arrangement"], n_packets=len(packets))
+        return f"{found['name']} ({arrangement.format(lang=lang)})"
+    if found := _MIXTURE_MODEL.fullmatch(against):
+        return f"{found['file']} (раскладок: {found['n']})"
+    return against
 
 
 def describe_status(optimal: bool, gap: float, lang: Lang | str) -> str:
@@ -168,7 +250,7 @@ def suggest_report(
     lines = _heading(context, lang, show_cards=context.dealt)
     lines.append(
         f"{say('objective', lang)}: {objective_text(best.objective, lang)}; "
-        f"{say('against', lang)}: {context.against}"
+        f"{say('against', lang)}: {against_text(context.against, lang)}"
     )
     lines.extend(table_lines(_position_rows(best, context.rules, lang)))
     lines.extend(_verdict_lines(best, lang))
@@ -217,15 +299,17 @@ def _verdict_lines(best: BestResponse, lang: Lang | str) -> list[str]:
     lines = [f"{say('value', lang)}: {best.value:.6g} ({say('bound', lang)} {best.bound:.6g})"]
     if best.estimate is not None:
         lines.append(
-            f"  on {best.estimate.n_samples} fresh samples: {best.estimate.mean:.4f} "
+            f"  {say('fresh_samples', lang).format(n=best.estimate.n_samples)}: "
+            f"{best.estimate.mean:.4f} "
             f"± {1.96 * best.estimate.stderr:.4f} (95%)"
         )
     lines.append(
         f"{say('status', lang)}: {describe_status(best.proven_optimal, best.gap, lang)}; "
-        f"{say('engine', lang)} {best.engine.value}; {say('time', lang)} {best.seconds:.2f} s"
+        f"{say('engine', lang)} {say('engine_' + best.engine.value, lang)}; "
+        f"{say('time', lang)} {best.seconds:.2f} s"
     )
     if best.note:
-        lines.append(f"  ({best.note})")
+        lines.append(f"  ({note_text(best.note, lang)})")
     given_up = conceded(best)
     listed = ", ".join(str(p) for p in given_up) if given_up else say("none", lang)
     lines.append(f"{say('concedes', lang)}: {listed}")
@@ -240,7 +324,9 @@ def _mixture_lines(mixture: Mixture, lang: Lang | str, limit: int, ranges: tuple
         found = ranges[i] if i < len(ranges) else None
         if found is None or found[1] - found[0] <= 1e-6:
             return ""
-        return f"  (optimal: {100 * found[0]:.2f}-{100 * found[1]:.2f}%)"
+        return say("optimal_range", lang).format(
+            low=f"{100 * found[0]:.2f}", high=f"{100 * found[1]:.2f}"
+        )
 
     lines = [
         f"  {100 * mixture.probabilities[i]:6.2f}%  "
@@ -249,7 +335,7 @@ def _mixture_lines(mixture: Mixture, lang: Lang | str, limit: int, ranges: tuple
     ]
     if len(order) > limit:
         rest = sum(mixture.probabilities[i] for i in order[limit:])
-        lines.append(f"  {100 * rest:6.2f}%  ({len(order) - limit} more)")
+        lines.append(f"  {100 * rest:6.2f}%  {say('more', lang).format(n=len(order) - limit)}")
     return lines
 
 
@@ -291,40 +377,47 @@ def _certificate_lines(
     result: EquilibriumResult, lang: Lang | str, symmetric: bool, from_book: bool
 ) -> list[str]:
     """The payoff, the game value, the certified exploitability and the work done."""
-    unit = "points" if result.payoff is Payoff.MARGIN else "probability"
+    margin = result.payoff is Payoff.MARGIN
     exact = (
-        " (exact, by symmetry)"
+        say("exact_by_symmetry", lang)
         if symmetric
-        else f" (certified in [{result.lower:.6g}, {result.upper:.6g}])"
+        else say("certified_in", lang).format(
+            lower=f"{result.lower:.6g}", upper=f"{result.upper:.6g}"
+        )
     )
-    status = "converged" if result.converged else "stopped before convergence"
+    status = say("converged" if result.converged else "stopped", lang)
     work = (
         f"{say('iterations', lang)}: {result.iterations}, {status}; "
         f"{say('time', lang)} {result.seconds:.2f} s"
     )
     if from_book:  # nothing was iterated now: the figures are those of the stored solve
-        work = f"from the book, solved earlier ({work.replace(';', ',')})"
+        work = say("from_book_earlier", lang).format(work=work.replace(";", ","))
+    payoff = say("payoff_line", lang).format(
+        name=say("payoff_margin" if margin else "payoff_win", lang),
+        text=_PAYOFF_TEXT[result.payoff].text(lang),
+    )
+    certified = say("certified_exploitability", lang).format(
+        gap=f"{result.gap:.3g}",
+        unit=say("unit_points" if margin else "unit_probability", lang),
+        percent=f"{result.exploitability_percent:.4f}",
+        whole=say("whole_points" if margin else "whole_game", lang),
+    )
     return [
-        f"payoff: {result.payoff.value}: {_PAYOFF_TEXT[result.payoff].text(lang)}",
+        payoff,
         f"{say('game_value', lang)}: {result.value:.6g}{exact}",
-        f"certified {say('exploitability', lang)}: {result.gap:.3g} {unit} "
-        f"({result.exploitability_percent:.4f}% of "
-        + ("the 25 points)" if result.payoff is Payoff.MARGIN else "a game)"),
-        f"{work}; frontier strategies {result.frontier_sizes[0]:,}"
+        certified,
+        f"{work}; {say('frontier_strategies', lang)} {result.frontier_sizes[0]:,}"
         + ("" if symmetric else f" / {result.frontier_sizes[1]:,}"),
     ]
 
 
-def _choice_line(result: EquilibriumResult) -> str:
+def _choice_line(result: EquilibriumResult, lang: Lang | str) -> str:
     """Which of the optimal strategies is shown (equilibria need not be unique)."""
     if not result.canonical:
-        return "equilibria need not be unique: shown, the one the solver found"
+        return say("choice_found", lang)
     # Unknown (None) when no ranges were computed (stores and grades do not ask for them).
-    unique = {True: " (this one is)", False: " (this one is not)", None: ""}[result.unique]
-    return (
-        f"equilibria need not be unique{unique}: shown, the canonical one, "
-        "each player's optimal vertex of least hashed cost over the whole game"
-    )
+    unique = {True: "this_unique", False: "this_not_unique", None: None}[result.unique]
+    return say("choice_canonical", lang).format(unique="" if unique is None else say(unique, lang))
 
 
 def equilibrium_report(
@@ -343,10 +436,10 @@ def equilibrium_report(
     symmetric = context.theirs == context.mine
     lines = _heading(context, lang, show_cards=True)
     lines.extend(_certificate_lines(result, lang, symmetric, from_book))
-    lines.append(_choice_line(result))
-    lines.append(f"your strategy ({len(result.row.arrangements)} arrangements):")
+    lines.append(_choice_line(result, lang))
+    lines.append(say("your_strategy", lang).format(n=len(result.row.arrangements)))
     lines.extend(_mixture_lines(result.row, lang, limit, result.row_ranges))
     if not symmetric:
-        lines.append(f"opponent's strategy ({len(result.column.arrangements)} arrangements):")
+        lines.append(say("opponent_strategy", lang).format(n=len(result.column.arrangements)))
         lines.extend(_mixture_lines(result.column, lang, limit, result.column_ranges))
     return Output("\n".join(lines), equilibrium_payload(result, context))

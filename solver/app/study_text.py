@@ -20,6 +20,7 @@ _W = {
     "book": Phrase("deal classes of the book", "классов сдач из книги"),
     "coverage": Phrase("covering", "покрывают"),
     "of_all": Phrase("of all deals", "всех сдач"),
+    "all deals": Phrase("all deals", "все сдачи"),
     "read": Phrase("read", "прочитано"),
     "position": Phrase("position", "позиция"),
     "concedes": Phrase("equilibrium concedes", "равновесие уступает"),
@@ -48,7 +49,8 @@ def interval_text(block: dict[str, Any], scale: float = 1.0, digits: int = 3) ->
 def sample_line(sample: dict[str, Any], lang: Lang | str) -> str:
     """What the report covers, in words."""
     text = f"{_say('sample', lang)}: {sample['deals']} {_say(sample['kind'], lang)}"
-    details = [sample["where"]]
+    where = sample["where"]  # a --where expression as typed, or "all deals" when none
+    details = [_say(where, lang) if where == "all deals" else where]
     if sample["coverage"] is not None:
         details.append(
             f"{_say('coverage', lang)} {100 * sample['coverage']:.4g}% {_say('of_all', lang)}"

@@ -98,6 +98,54 @@ _WORDS: dict[str, Phrase] = {
     "equilibrium_plays": Phrase("the equilibrium plays", "равновесие играет"),
     "points_unit": Phrase("points", "очк."),
     "house_rule": Phrase("house rule", "домашнее правило"),
+    "engine_cpsat": Phrase("cpsat", "CP-SAT"),
+    "engine_frontier": Phrase("frontier", "парето-фронт"),
+    "engine_equilibrium": Phrase("equilibrium", "равновесие"),
+    "fresh_samples": Phrase("on {n} fresh samples", "на {n} новых выборках"),
+    # quintet equilibrium: the certificate, which equilibrium is shown, the strategies
+    "payoff_line": Phrase("payoff: {name}: {text}", "платёж: {name} ({text})"),
+    "payoff_margin": Phrase("margin", "перевес"),
+    "payoff_win": Phrase("win", "победа"),
+    "exact_by_symmetry": Phrase(" (exact, by symmetry)", " (точно, по симметрии)"),
+    "certified_in": Phrase(
+        " (certified in [{lower}, {upper}])", " (гарантированно в [{lower}, {upper}])"
+    ),
+    "certified_exploitability": Phrase(
+        "certified exploitability: {gap} {unit} ({percent}% of {whole})",
+        "гарантированная уязвимость: {gap} {unit} ({percent}% {whole})",
+    ),
+    "unit_points": Phrase("points", "очк."),
+    "unit_probability": Phrase("probability", "вероятности"),
+    "whole_points": Phrase("the 25 points", "от 25 очков"),
+    "whole_game": Phrase("a game", "партии"),
+    "converged": Phrase("converged", "сходимость достигнута"),
+    "stopped": Phrase("stopped before convergence", "остановлено до сходимости"),
+    "from_book_earlier": Phrase(
+        "from the book, solved earlier ({work})", "из книги решений, решено ранее ({work})"
+    ),
+    "frontier_strategies": Phrase("frontier strategies", "стратегий на парето-фронте:"),
+    "choice_found": Phrase(
+        "equilibria need not be unique: shown, the one the solver found",
+        "равновесие может быть не единственным: показано найденное решателем",
+    ),
+    "choice_canonical": Phrase(
+        "equilibria need not be unique{unique}: shown, the canonical one, "
+        "each player's optimal vertex of least hashed cost over the whole game",
+        "равновесие может быть не единственным{unique}: показано каноническое, "
+        "для каждого игрока оптимальная вершина наименьшей хеш-стоимости по всей игре",
+    ),
+    "this_unique": Phrase(" (this one is)", " (это единственное)"),
+    "this_not_unique": Phrase(" (this one is not)", " (это не единственное)"),
+    "your_strategy": Phrase(
+        "your strategy ({n} arrangements):", "ваша стратегия (раскладок: {n}):"
+    ),
+    "opponent_strategy": Phrase(
+        "opponent's strategy ({n} arrangements):", "стратегия противника (раскладок: {n}):"
+    ),
+    "optimal_range": Phrase(
+        "  (optimal: {low}-{high}%)", "  (в оптимальных стратегиях: {low}-{high}%)"
+    ),
+    "more": Phrase("({n} more)", "(ещё раскладок: {n})"),
 }
 
 

@@ -38,8 +38,18 @@ from solver.play.tournament import (
 )
 from solver.schemas import versioned
 from solver.util.files import check_output_path
+from solver.util.language import Phrase
 
 __all__ = ["TournamentRequest", "TournamentRun"]
+
+_ALL_PLAYED = Phrase(
+    "all {deals} deals are already in {csv}: nothing to play",
+    "все сдачи ({deals}) уже есть в {csv}: играть нечего",
+)
+_RESUMED = Phrase(
+    "resumed: {deals} deals were already in {csv} (in the CSV, not in this report)",
+    "продолжено: сдачи ({deals}) уже были в {csv} (они в CSV, не в этом отчёте)",
+)
 
 
 @dataclass(frozen=True)
@@ -112,9 +122,12 @@ class TournamentRun:
         """Play the deals not yet in the CSV; ``on_deal`` sees each batch finished."""
         request, config, done = self.request, self.config, self.done
         if len(done) == config.deals:
-            text = f"all {config.deals} deals are already in {request.csv}: nothing to play"
             document = {"deals": config.deals, "resumed_deals": len(done), "csv": request.csv}
-            return Answer(versioned("tournament", document), lambda lang: text, self.warnings)
+            return Answer(
+                versioned("tournament", document),
+                lambda lang: _ALL_PLAYED.text(lang).format(deals=config.deals, csv=request.csv),
+                self.warnings,
+            )
         with GamesCsv(request.csv, done) as sheet:
 
             def save(record: DealRecord) -> None:
@@ -137,10 +150,7 @@ class TournamentRun:
             output = tournament_report(result, lang, jobs=self.jobs)
             if not done:
                 return output
-            note = (
-                f"resumed: {len(done)} deals were already in {request.csv} "
-                "(in the CSV, not in this report)"
-            )
+            note = _RESUMED.text(lang).format(deals=len(done), csv=request.csv)
             return Output(f"{output.text}\n{note}", {**output.payload, "resumed_deals": len(done)})
 
         return answer_of(report, self.warnings, kind="tournament")

@@ -59,6 +59,7 @@ from solver.game.evaluator import category, strength
 from solver.game.rules import Category, Rules, rules_or_default
 from solver.models.heuristics import greedy_arrangement
 from solver.models.packets import check_holding, subsets
+from solver.util.language import Lang, Phrase
 
 __all__ = [
     "HOUSE_RULE",
@@ -90,6 +91,22 @@ class Packets(str, Enum):
     KEEP_FOURS = "keep-fours"
     KEEP_FOURS_SF = "keep-fours-sf"
 
+
+# The builds and the rule's sentence in words, for the reports (--lang).
+_PACKETS_TEXT = {
+    Packets.GREEDY: Phrase("greedy", "«жадные»"),
+    Packets.THRIFTY: Phrase("thrifty", "«экономные»"),
+    Packets.FOURS_FIRST: Phrase("fours-first", "«сначала каре»"),
+    Packets.KEEP_FOURS: Phrase("keep-fours", "«не разбивая каре»"),
+    Packets.KEEP_FOURS_SF: Phrase("keep-fours-sf", "«не разбивая каре, кроме как покером»"),
+}
+_RULE_TEXT = Phrase(
+    "{packets} packets at positions 1-{n}: {order}", "пакеты {packets} на позициях 1-{n}: {order}"
+)
+_ALTERNATIVE_TEXT = Phrase(
+    "; {packets} packets {order} if they beat that",
+    "; пакеты {packets} {order}, если обыгрывают первую раскладку",
+)
 
 # How many fours of a kind a straight flush may break for free, by build.
 _FREE_BREAKS = {Packets.KEEP_FOURS: 0, Packets.KEEP_FOURS_SF: 1}
@@ -144,16 +161,21 @@ class HouseRule:
                 "rule: order and alternative_order differ in length", argument="rule"
             )
 
-    def describe(self) -> str:
-        """The rule in one line (packets numbered 1 = the weakest)."""
-        text = f"{self.packets.value} packets at positions 1-{len(self.order)}: " + " ".join(
-            str(i + 1) for i in self.order
+    def describe(self, lang: Lang | str = Lang.EN) -> str:
+        """The rule in one line (packets numbered 1 = the weakest), in ``lang``.
+
+        >>> HouseRule((1, 0, 2), Packets.KEEP_FOURS).describe("ru")
+        'пакеты «не разбивая каре» на позициях 1-3: 2 1 3'
+        """
+        text = _RULE_TEXT.text(lang).format(
+            packets=_PACKETS_TEXT[self.packets].text(lang),
+            n=len(self.order),
+            order=" ".join(str(i + 1) for i in self.order),
         )
         if self.alternative is not None and self.alternative_order is not None:
-            text += (
-                f"; {self.alternative.value} packets "
-                + " ".join(str(i + 1) for i in self.alternative_order)
-                + " if they beat that"
+            text += _ALTERNATIVE_TEXT.text(lang).format(
+                packets=_PACKETS_TEXT[self.alternative].text(lang),
+                order=" ".join(str(i + 1) for i in self.alternative_order),
             )
         return text
 
