@@ -15,6 +15,9 @@ in floating point, so its answer is checked rather than trusted:
   (relative to the points at stake).  This is the one statement that rests on
   floating point: no arrangement earns more than the claim plus HiGHS's
   tolerance.  The report says so.
+* if HiGHS stops at its time limit (:data:`TIME_LIMIT`) before proving the
+  bound, the bound is reported as *not checked* (unknown), not as false: a
+  failure is only ever a proof that the claim is wrong.
 
 **Win payoff.**  The value is not a sum over positions.  With at most three
 positions every arrangement is enumerated (756,756 for 15 cards) and scored
@@ -43,7 +46,9 @@ TOLERANCE = 1e-7
 """HiGHS's dual bound may exceed a claim by this times the points at stake."""
 _ENUMERATED_POSITIONS = 3
 TIME_LIMIT = 600.0
-"""Seconds HiGHS may take for one bound."""
+"""Seconds HiGHS may take for one bound; a bound not proven by then is reported as not
+checked (unknown), never as a failure."""
+_LIMIT = 1  # scipy.optimize.milp's status: the iteration or time limit was reached
 
 
 def scipy_available() -> bool:
@@ -145,6 +150,12 @@ def _milp_bound(
     n, count = len(game.points), len(packets)
     result = _solve_cover(packets, sorted(holding), _coefficients(game, packets, opponent), n)
     cards = sorted(holding)
+    if result.x is None and result.status == _LIMIT:
+        report.unverified.append(
+            f"{name}: {player}'s best margin against the other's strategy: HiGHS reached its "
+            f"time limit of {TIME_LIMIT:g} s before finding any cover (not a failure: unknown)"
+        )
+        return
     if result.x is None:
         raise VerificationError(f"{name}: HiGHS found no cover for {player} ({result.message})")
     chosen = result.x.reshape(n, count).argmax(axis=1)
@@ -165,7 +176,15 @@ def _milp_bound(
         )
     bound = -float(result.mip_dual_bound)
     slack = TOLERANCE * sum(game.points)
-    if result.status != 0 or bound > float(claim) + slack:
+    if result.status == _LIMIT and bound > float(claim) + slack:
+        # No arrangement found earns more, but none is proven not to: unknown, not false.
+        report.unverified.append(
+            f"{name}: {player}'s best margin against the other's strategy: HiGHS reached its "
+            f"time limit of {TIME_LIMIT:g} s with its bound at {bound:.12g}, above the claim "
+            f"{claim}; the best arrangement it found earns {exact} <= {claim}"
+        )
+        return
+    if result.status not in (0, _LIMIT) or bound > float(claim) + slack:
         raise VerificationError(
             f"{name}: HiGHS bounds {player}'s best only at {bound:.12g}, above {claim} "
             f"({result.message})"

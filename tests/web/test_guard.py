@@ -118,7 +118,9 @@ CHECKED = create_app(max_running=1, time_limit=30)
 schema = schemathesis.openapi.from_asgi("/openapi.json", CHECKED)
 
 
-@pytest.fixture(scope="module", autouse=True)
+# Session scope: under pytest-xdist a worker may run this module's tests in more than one
+# stretch, and a module fixture's teardown between them would close CHECKED's jobs for good.
+@pytest.fixture(scope="session", autouse=True)
 def _jobs_end():
     yield
     CHECKED.state.jobs.shutdown()
