@@ -60,7 +60,7 @@ from solver.equilibria.equilibrium import (
     parse_payoff,
     solve,
 )
-from solver.equilibria.stored_ranges import with_ranges
+from solver.equilibria.stored_ranges import frontier_arrangements, with_ranges
 from solver.errors import BookError
 from solver.game.rules import Rules
 from solver.models.packets import check_holding
@@ -244,7 +244,10 @@ class EquilibriumSource:
                 holding_of(key[0]), holding_of(key[1]), rules, payoff, on_record
             )
             self._store(book, key, canonical)
-            return map_back(canonical, g), False
+            mapped = map_back(canonical, g)
+            if self.ranges:  # a report: the arrangements a solve of this deal prints
+                mapped = frontier_arrangements(mapped, first, second)
+            return mapped, False
         except BookError as error:  # the file broke while in use: answer without it
             self._unusable = True
             self._warn(f"{error}; solving without the book")

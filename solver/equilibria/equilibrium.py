@@ -42,7 +42,7 @@ from solver.equilibria import double_oracle
 from solver.equilibria.canonical import CanonicalPair, canonical_pair
 from solver.equilibria.double_oracle import DEFAULT_TOLERANCE, IterationRecord
 from solver.equilibria.frontier_game import FrontierGame, Payoff, parse_payoff
-from solver.equilibria.optimal_ranges import face_ranges
+from solver.equilibria.optimal_ranges import ranged_mixture
 from solver.equilibria.regret_matching import WarmUp
 from solver.errors import SolverError
 from solver.game.rules import Rules, rules_or_default
@@ -333,15 +333,12 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
 def _ranged(
     player: Any, pair: CanonicalPair, side: int, ranges: bool = True
 ) -> tuple[Mixture, tuple[tuple[float, float] | None, ...]]:
-    """A canonical strategy as a mixture, and its most likely arrangements' ranges."""
+    """A canonical strategy as a mixture, and (with ``ranges``) its arrangements' ranges."""
+    if ranges:
+        return ranged_mixture(player, pair, side)
     strategy = pair.row if side == 0 else pair.column
     kept = np.flatnonzero(strategy.probabilities > 1e-12)
-    ids = [strategy.strategies[k] for k in kept]
-    mixture = player.mixture(ids, strategy.probabilities[kept])
-    if not ranges:
-        return mixture, ()
-    found = face_ranges(pair, side)
-    return mixture, tuple(found.get(i) for i in ids) if found else ()
+    return player.mixture([strategy.strategies[k] for k in kept], strategy.probabilities[kept]), ()
 
 
 def solve(

@@ -34,7 +34,7 @@ solver.errors.SolverError: player must be 0 (rows) or 1 (columns), got 2
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,8 +42,9 @@ from solver.errors import SolverError
 
 if TYPE_CHECKING:
     from solver.equilibria.canonical import CanonicalPair
+    from solver.models.mixture import Mixture
 
-__all__ = ["RANGED", "face_ranges"]
+__all__ = ["RANGED", "face_ranges", "ranged_mixture"]
 
 RANGED = 10
 """Ranges are computed for this many of a strategy's most likely arrangements
@@ -79,3 +80,37 @@ def face_ranges(pair: CanonicalPair, player: int) -> dict[int, tuple[float, floa
         return {i: pair.search.probability_range(player, i) for i in ids}
     except SolverError:
         return {}
+
+
+def ranged_mixture(
+    player: Any, pair: CanonicalPair, side: int
+) -> tuple[Mixture, tuple[tuple[float, float] | None, ...]]:
+    """One side of a canonical pair as arrangements, and their ranges (:func:`face_ranges`).
+
+    ``player`` is the side's player of the :class:`~solver.equilibria.frontier_game.FrontierGame`
+    (its frontier gives each strategy's arrangement); the ranges follow the
+    mixture's order, None where not computed, and are empty when a search
+    did not converge.
+
+    >>> from solver.equilibria.canonical import canonical_pair
+    >>> from solver.equilibria.equilibrium import DealDoubleOracle
+    >>> from solver.game.deal import deal
+    >>> from solver.game.rules import Rules
+    >>> rules = Rules(position_points=(6, 7))
+    >>> search = DealDoubleOracle(*deal(seed=4, rules=rules).holdings, rules)
+    >>> _ = list(search.iterations())
+    >>> pair = canonical_pair(search.game, search)
+    >>> mixture, ranges = ranged_mixture(search.game.rows, pair, 0)
+    >>> len(mixture.arrangements) == len(ranges)
+    True
+    >>> ranged_mixture(search.game.rows, pair, 2)
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: player must be 0 (rows) or 1 (columns), got 2
+    """
+    found = face_ranges(pair, side)
+    strategy = pair.row if side == 0 else pair.column
+    kept = np.flatnonzero(strategy.probabilities > 1e-12)
+    ids = [strategy.strategies[k] for k in kept]
+    mixture = player.mixture(ids, strategy.probabilities[kept])
+    return mixture, tuple(found.get(i) for i in ids) if found else ()

@@ -12,7 +12,10 @@ whichever way the equilibrium was found.
 
 Each arrangement is identified with the frontier strategy of the same
 strength at every position (frontier strategies differ in their strengths,
-and payoffs depend on nothing else).  Where a stored arrangement has no
+and payoffs depend on nothing else), and the answer is given with the
+frontier's own arrangements: the book holds a suit-relabelled deal's, which
+may differ in cards of equal rank, so a report prints the same text with the
+book as without it.  Where a stored arrangement has no
 frontier strategy, or the search ends at another pair (a book made by other
 code), the answer is kept as it is, without ranges: ranges are never shown
 for a strategy they were not computed for.
@@ -43,14 +46,14 @@ import numpy as np
 
 from solver.equilibria.canonical import canonical_pair_from
 from solver.equilibria.frontier_game import FrontierGame, Payoff
-from solver.equilibria.optimal_ranges import face_ranges
+from solver.equilibria.optimal_ranges import ranged_mixture
 from solver.errors import SolverError
 from solver.models.mixture import Mixture
 
 if TYPE_CHECKING:
     from solver.equilibria.equilibrium import EquilibriumResult
 
-__all__ = ["with_ranges"]
+__all__ = ["frontier_arrangements", "with_ranges"]
 
 # Probabilities of the stored and the recomputed pair agree to this much when
 # they are the same vertex (the canonical recomputation is exact to ~1e-12).
@@ -70,17 +73,53 @@ def _ids(player: Any, mixture: Mixture, rules: Any) -> list[int] | None:
     return ids
 
 
-def _aligned(
-    ids: list[int], mixture: Mixture, strategy: Any, ranges: dict[int, tuple[float, float]]
-) -> tuple[tuple[float, float] | None, ...] | None:
-    """The ranges in the stored mixture's order, or None if it is not the recomputed strategy."""
+def _same(ids: list[int], mixture: Mixture, strategy: Any) -> bool:
+    """Whether the stored mixture (frontier ``ids``) is the recomputed canonical strategy."""
     recomputed = dict(zip(strategy.strategies, strategy.probabilities.tolist(), strict=True))
     for i, p in zip(ids, mixture.probabilities, strict=True):
         if abs(recomputed.get(i, 0.0) - p) > _SAME:
-            return None
-    if sum(p > _SAME for p in recomputed.values()) != len(ids):
+            return False
+    return sum(p > _SAME for p in recomputed.values()) == len(ids)
+
+
+def _as_frontier(player: Any, mixture: Mixture, rules: Any) -> Mixture | None:
+    """``mixture`` with the frontier's arrangements, in frontier order (None: one is not on it)."""
+    ids = _ids(player, mixture, rules)
+    if ids is None or len(set(ids)) != len(ids):
         return None
-    return tuple(ranges.get(i) for i in ids)
+    order = np.argsort(ids, kind="stable")
+    probabilities = np.asarray(mixture.probabilities)[order]
+    return player.mixture([ids[k] for k in order], probabilities)
+
+
+def frontier_arrangements(
+    result: EquilibriumResult, first: Iterable[int], second: Iterable[int]
+) -> EquilibriumResult:
+    """``result`` with each arrangement replaced by its frontier strategy's, in frontier order.
+
+    What a solve of this very deal prints: a solve of a suit-relabelled deal
+    (the book's) mapped back may hold other cards of equal rank.  Kept as it
+    is when an arrangement is not on the frontier.
+
+    >>> from solver.equilibria.equilibrium import solve
+    >>> from solver.game.deal import deal
+    >>> from solver.game.rules import Rules
+    >>> rules = Rules(position_points=(6, 7))
+    >>> d = deal(seed=4, rules=rules)
+    >>> solved = solve(*d.holdings, rules)
+    >>> frontier_arrangements(solved, *d.holdings).row == solved.row
+    True
+    >>> frontier_arrangements(solved, d.holdings[0], [0] * 10)
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: player 2's holding: card 7♣ appears twice
+    """
+    game = FrontierGame(first, second, result.rules, result.payoff)
+    row = _as_frontier(game.rows, result.row, result.rules)
+    column = row if game.symmetric else _as_frontier(game.columns, result.column, result.rules)
+    if row is None or column is None:
+        return result
+    return replace(result, row=row, column=column)
 
 
 def with_ranges(
@@ -98,8 +137,9 @@ def with_ranges(
     Returns
     -------
     EquilibriumResult
-        ``result`` with ``row_ranges`` and ``column_ranges`` (or ``result``
-        itself when the ranges cannot be found for its strategies).
+        ``result`` with the frontier's arrangements, ``row_ranges`` and
+        ``column_ranges`` (or ``result`` itself when the ranges cannot be found
+        for its strategies).
 
     Raises
     ------
@@ -116,12 +156,14 @@ def with_ranges(
         pair = canonical_pair_from(game, rows, columns, value)
     except SolverError:
         return result
-    row_ranges = _aligned(rows, result.row, pair.row, face_ranges(pair, 0))
-    column_ranges = (
-        row_ranges
-        if game.symmetric
-        else _aligned(columns, result.column, pair.column, face_ranges(pair, 1))
-    )
-    if row_ranges is None or column_ranges is None:
+    if not _same(rows, result.row, pair.row) or not _same(columns, result.column, pair.column):
         return result
-    return replace(result, row_ranges=row_ranges, column_ranges=column_ranges)
+    # The recomputed pair's own arrangements: the frontier's, as a solve without the
+    # book prints them (the stored ones come from the suit-relabelled deal's frontier).
+    row, row_ranges = ranged_mixture(game.rows, pair, 0)
+    column, column_ranges = (
+        (row, row_ranges) if game.symmetric else ranged_mixture(game.columns, pair, 1)
+    )
+    return replace(
+        result, row=row, column=column, row_ranges=row_ranges, column_ranges=column_ranges
+    )

@@ -141,3 +141,21 @@ def test_the_books_answer_has_ranges_when_a_report_asks(tmp_path: Path) -> None:
     assert answer.row_ranges and answer.unique == solved.unique
     # The other seat: the same stored row, transposed.
     assert reporting(second, first, rules, "margin").column_ranges == answer.row_ranges
+
+
+def test_through_the_book_a_report_prints_what_a_solve_without_it_prints(tmp_path: Path) -> None:
+    """The same arrangements (not only strengths) and probabilities, solved and stored or looked up.
+
+    README's deal: the book solves a suit-relabelled deal, whose frontier holds
+    other cards of equal rank (J♣ for J♥), mapped back.
+    """
+    first, second = deal(seed=3).holdings
+    direct = solve(first, second, ranges=True)
+    book = tmp_path / "book.sqlite"
+    for source in (EquilibriumSource(book, ranges=True), EquilibriumSource(book, ranges=True)):
+        answer = source(first, second, Rules(), "margin")
+        assert answer.row.arrangements == direct.row.arrangements
+        assert np.allclose(answer.row.probabilities, direct.row.probabilities, rtol=0, atol=1e-12)
+        for a, b in zip(answer.row_ranges, direct.row_ranges, strict=True):
+            assert (a is None and b is None) or abs(a[0] - b[0]) + abs(a[1] - b[1]) <= 1e-9
+    assert source.from_book(first, second, Rules(), "margin") is True
