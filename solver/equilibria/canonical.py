@@ -48,7 +48,11 @@ starting from the double oracle's final sets ``R`` (variables) and ``C``
 
 until neither step adds anything: then ``x`` is optimal over the whole
 game.  The column player likewise (in a symmetric game one computation
-serves both).
+serves both).  The search may start from any sets that hold an
+equilibrium's supports (:func:`canonical_pair_from`: a stored equilibrium's),
+and goes on, with one strategy's probability as the cost, for the
+probability ranges over the whole game's optimal face
+(:class:`FaceSearch`, :mod:`solver.equilibria.optimal_ranges`).
 
 Rounding.  ``v`` from two solver paths may differ by about 1e-14, and ``P``
 may be a single point, which a value too high by 1e-14 would make empty;
@@ -94,7 +98,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.equilibria.double_oracle import DoubleOracle
-from solver.equilibria.face_program import face_model
+from solver.equilibria.face_program import FacePoint, FaceProgram, least_cost
 from solver.equilibria.payoff_oracle import BestResponses, PayoffOracle
 from solver.errors import SolverError
 
@@ -227,45 +231,6 @@ def costs(strategies: Sequence[int] | np.ndarray) -> np.ndarray:
     return (z >> np.uint64(11)).astype(np.float64) / float(1 << 53)
 
 
-@dataclass(frozen=True)
-class _Vertex:
-    """A restricted program's optimum: the point, the value it holds, the duals."""
-
-    x: np.ndarray
-    value: float
-    duals: np.ndarray
-    mu: float
-
-
-def _least_cost(
-    payoff: np.ndarray, value: float, cost: np.ndarray, weight: float | None = None
-) -> _Vertex:
-    """``min cost . x`` over ``x >= 0, sum(x) = 1, payoff^T x >= value`` (GLOP, by a request).
-
-    With ``weight``, ``v`` is a variable: ``min cost . x - weight * v`` with
-    ``payoff^T x >= v`` (``value`` unused); :func:`~solver.equilibria.face_program.face_model`
-    builds the program.
-    """
-    from ortools.linear_solver import linear_solver_pb2, pywraplp
-
-    request = linear_solver_pb2.MPModelRequest()
-    request.solver_type = linear_solver_pb2.MPModelRequest.GLOP_LINEAR_PROGRAMMING
-    request.solver_specific_parameters = (
-        "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12"
-    )
-    request.model.CopyFrom(face_model(payoff, value, cost, weight))
-    response = linear_solver_pb2.MPSolutionResponse()
-    pywraplp.Solver.SolveWithProto(request, response)
-    if response.status != linear_solver_pb2.MPSOLVER_OPTIMAL:
-        raise SolverError("the canonical strategy's linear program was not solved")
-    n = payoff.shape[0]
-    solution = np.asarray(response.variable_value)
-    point = np.clip(solution[:n], 0.0, None)
-    duals = np.asarray(response.dual_value)
-    held = float(solution[n]) if weight is not None else float(value)
-    return _Vertex(point / point.sum(), held, np.clip(duals[1:], 0.0, None), float(duals[0]))
-
-
 def _new(
     responses: BestResponses, threshold: np.ndarray | float, present: Sequence[int]
 ) -> list[int]:
@@ -279,18 +244,26 @@ def _new(
 
 
 def _search(
-    side: _Side, value: float, weight: float | None = None, cost: np.ndarray | None = None
-) -> tuple[_Vertex, int]:
+    side: _Side,
+    value: float,
+    weight: float | None = None,
+    cost: np.ndarray | None = None,
+    program: Callable[[np.ndarray, float, np.ndarray], FacePoint] | None = None,
+) -> tuple[FacePoint, int]:
     """Column-and-constraint generation (the module's steps 1-3); the last vertex and round.
 
     At the fixed ``value``, or with ``weight`` over ``(x, v)`` (see the module);
     ``cost`` of every strategy of the side (default its canonical costs; a
-    probability range's: the one strategy's).
+    probability range's: the one strategy's); ``program`` solves the restricted
+    programs at the fixed value (default: each from scratch).
     """
     cost = side.costs if cost is None else cost
     for rounds in range(1, _MAX_ROUNDS + 1):
         mine, theirs = side.mine(), side.theirs()
-        point = _least_cost(side.payoff(), value, cost[mine], weight)
+        if program is not None and weight is None:
+            point = program(side.payoff(), value, cost[mine])
+        else:
+            point = least_cost(side.payoff(), value, cost[mine], weight)
         # Their strategies that x does not hold (their payoff above -v).
         constraints = _new(side.check(mine, point.x), -point.value + _VIOLATION, theirs)
         scale = float(point.duals.sum())
@@ -379,6 +352,17 @@ class FaceSearch:
     sides: tuple[_Side, _Side]
     value: float
     symmetric: bool
+    # The last face program of each side, kept loaded (re-solved warm while the sets stay).
+    _programs: dict[int, FaceProgram] = field(default_factory=dict, compare=False, repr=False)
+
+    def _program(self, side: int) -> Callable[[np.ndarray, float, np.ndarray], FacePoint]:
+        def solve(payoff: np.ndarray, value: float, cost: np.ndarray) -> FacePoint:
+            kept = self._programs.get(side)
+            if kept is None or kept.shape != payoff.shape or kept.value != value:
+                kept = self._programs[side] = FaceProgram(payoff, value)
+            return kept.solve(cost)
+
+        return solve
 
     def probability_range(self, player: int, strategy: int) -> tuple[float, float]:
         """Least and greatest probability of ``strategy`` over ``player``'s (0, 1) optimal face.
@@ -389,13 +373,14 @@ class FaceSearch:
         so the ends are exact to about that much.  Raises
         :class:`~solver.errors.SolverError` when a search does not converge.
         """
-        side = self.sides[0 if self.symmetric else player]
-        value = self.value if player == 0 or self.symmetric else -self.value
+        index = 0 if self.symmetric else player
+        side, program = self.sides[index], self._program(index)
+        value = self.value if index == 0 else -self.value
         ends = []
         for sign in (1.0, -1.0):  # least, then greatest
             cost = np.zeros(side.costs.shape[0])
             cost[strategy] = sign
-            point, _ = _search(side, value - SLACK, cost=cost)
+            point, _ = _search(side, value - SLACK, cost=cost, program=program)
             mine = side.mine()
             ends.append(float(point.x[mine.index(strategy)]) if strategy in mine else 0.0)
         return min(max(ends[0], 0.0), 1.0), min(max(ends[1], 0.0), 1.0)

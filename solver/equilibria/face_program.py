@@ -7,13 +7,16 @@ through them, the probability ranges (:mod:`solver.equilibria.optimal_ranges`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from solver.errors import SolverError
 
-__all__ = ["face_model"]
+__all__ = ["FacePoint", "FaceProgram", "face_model", "least_cost"]
+
+_TOLERANCES = "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12"
 
 
 def face_model(
@@ -70,3 +73,99 @@ def face_model(
             constraint.var_index.append(n)
             constraint.coefficient.append(-1.0)
     return model
+
+
+@dataclass(frozen=True)
+class FacePoint:
+    """A face program's optimum: the point ``x``, the value it holds, the duals
+    (``duals`` on the payoff constraints, ``mu`` on the sum)."""
+
+    x: np.ndarray
+    value: float
+    duals: np.ndarray
+    mu: float
+
+
+def least_cost(
+    payoff: np.ndarray, value: float, cost: np.ndarray, weight: float | None = None
+) -> FacePoint:
+    """``min cost . x`` over ``x >= 0, sum(x) = 1, payoff^T x >= value`` (GLOP, by a request).
+
+    With ``weight``, ``v`` is a variable: ``min cost . x - weight * v`` with
+    ``payoff^T x >= v`` (``value`` unused); :func:`~solver.equilibria.face_program.face_model`
+    builds the program.
+
+    >>> point = least_cost(np.array([[1.0, 0.0], [0.0, 1.0]]), 0.25, np.array([0.0, 1.0]))
+    >>> point.x.round(6).tolist(), point.value
+    ([0.75, 0.25], 0.25)
+    >>> least_cost(np.array([[1.0, 0.0], [0.0, 1.0]]), 0.75, np.zeros(2))
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: the canonical strategy's linear program was not solved
+    """
+    from ortools.linear_solver import linear_solver_pb2, pywraplp
+
+    request = linear_solver_pb2.MPModelRequest()
+    request.solver_type = linear_solver_pb2.MPModelRequest.GLOP_LINEAR_PROGRAMMING
+    request.solver_specific_parameters = _TOLERANCES
+    request.model.CopyFrom(face_model(payoff, value, cost, weight))
+    response = linear_solver_pb2.MPSolutionResponse()
+    pywraplp.Solver.SolveWithProto(request, response)
+    if response.status != linear_solver_pb2.MPSOLVER_OPTIMAL:
+        raise SolverError("the canonical strategy's linear program was not solved")
+    n = payoff.shape[0]
+    solution = np.asarray(response.variable_value)
+    point = np.clip(solution[:n], 0.0, None)
+    duals = np.asarray(response.dual_value)
+    held = float(solution[n]) if weight is not None else float(value)
+    return FacePoint(point / point.sum(), held, np.clip(duals[1:], 0.0, None), float(duals[0]))
+
+
+class FaceProgram:
+    """One face program kept loaded in GLOP and solved again for other costs.
+
+    Between solves only the objective changes, so GLOP starts from the last
+    optimal basis (primal feasible): a probability range's two ends and the
+    next strategy's cost a few pivots each, where a program from scratch costs
+    all of them (profiled: mirror win deal 2's 22 range programs, 4.9 of 5.9 s).
+
+    >>> program = FaceProgram(np.array([[1.0, 0.0], [0.0, 1.0]]), 0.25)
+    >>> program.solve(np.array([0.0, 1.0])).x.round(6).tolist()
+    [0.75, 0.25]
+    >>> program.solve(np.array([1.0, 0.0])).x.round(6).tolist()
+    [0.25, 0.75]
+    >>> program.solve(np.zeros(3))
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: the program has 2 strategies, got 3 costs
+    """
+
+    def __init__(self, payoff: np.ndarray, value: float) -> None:
+        from ortools.linear_solver import pywraplp
+
+        self.shape, self.value = payoff.shape, float(value)
+        self._solver = pywraplp.Solver.CreateSolver("GLOP")
+        if error := self._solver.LoadModelFromProto(face_model(payoff, value)):
+            raise SolverError(f"a face program was not built: {error}")
+        self._solver.SetSolverSpecificParametersAsString(_TOLERANCES)
+        self._x = self._solver.variables()
+        self._constraints = self._solver.constraints()
+
+    def solve(self, cost: np.ndarray) -> FacePoint:
+        """``min cost . x`` over the face (see :func:`least_cost`)."""
+        if cost.shape[0] != len(self._x):
+            raise SolverError(
+                f"the program has {len(self._x)} strategies, got {cost.shape[0]} costs"
+            )
+        objective = self._solver.Objective()
+        objective.Clear()
+        for i in np.flatnonzero(cost).tolist():
+            objective.SetCoefficient(self._x[i], float(cost[i]))
+        objective.SetMinimization()
+        if self._solver.Solve() != self._solver.OPTIMAL:
+            raise SolverError("the canonical strategy's linear program was not solved")
+        point = np.clip([v.solution_value() for v in self._x], 0.0, None)
+        duals = np.array([c.dual_value() for c in self._constraints])
+        return FacePoint(
+            point / point.sum(), self.value, np.clip(duals[1:], 0.0, None), float(duals[0])
+        )
