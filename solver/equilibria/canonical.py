@@ -358,9 +358,15 @@ class FaceSearch:
     def _program(self, side: int) -> Callable[[np.ndarray, float, np.ndarray], FacePoint]:
         def solve(payoff: np.ndarray, value: float, cost: np.ndarray) -> FacePoint:
             kept = self._programs.get(side)
-            if kept is None or kept.shape != payoff.shape or kept.value != value:
+            if kept is None or kept.value != value:
                 kept = self._programs[side] = FaceProgram(payoff, value)
-            return kept.solve(cost)
+            elif kept.shape != payoff.shape:  # the sets grew: the search only adds
+                kept.grow(payoff)
+            try:
+                return kept.solve(cost)
+            except SolverError:  # GLOP gave up on the grown program: once more from scratch
+                kept = self._programs[side] = FaceProgram(payoff, value)
+                return kept.solve(cost)
 
         return solve
 

@@ -148,8 +148,33 @@ class FaceProgram:
         if error := self._solver.LoadModelFromProto(face_model(payoff, value)):
             raise SolverError(f"a face program was not built: {error}")
         self._solver.SetSolverSpecificParametersAsString(_TOLERANCES)
-        self._x = self._solver.variables()
-        self._constraints = self._solver.constraints()
+        self._x = list(self._solver.variables())
+        self._constraints = list(self._solver.constraints())
+
+    def grow(self, payoff: np.ndarray) -> None:
+        """Take the strategies ``payoff`` adds: its first rows and columns are the program's.
+
+        The new variables and constraints are added to the loaded program, so
+        GLOP may start from its last basis, extended (a restricted set only
+        grows during a search).
+        """
+        rows, columns = self.shape
+        if payoff.shape[0] < rows or payoff.shape[1] < columns:
+            raise SolverError(
+                f"a face program of shape {self.shape} cannot shrink to {payoff.shape}"
+            )
+        for i in range(rows, payoff.shape[0]):
+            x = self._solver.NumVar(0.0, 1.0, "")
+            self._constraints[0].SetCoefficient(x, 1.0)
+            for j in np.flatnonzero(payoff[i, :columns]).tolist():
+                self._constraints[j + 1].SetCoefficient(x, float(payoff[i, j]))
+            self._x.append(x)
+        for j in range(columns, payoff.shape[1]):
+            constraint = self._solver.Constraint(self.value, self._solver.infinity())
+            for i in np.flatnonzero(payoff[:, j]).tolist():
+                constraint.SetCoefficient(self._x[i], float(payoff[i, j]))
+            self._constraints.append(constraint)
+        self.shape = payoff.shape
 
     def solve(self, cost: np.ndarray) -> FacePoint:
         """``min cost . x`` over the face (see :func:`least_cost`)."""
@@ -162,8 +187,9 @@ class FaceProgram:
         for i in np.flatnonzero(cost).tolist():
             objective.SetCoefficient(self._x[i], float(cost[i]))
         objective.SetMinimization()
-        if self._solver.Solve() != self._solver.OPTIMAL:
-            raise SolverError("the canonical strategy's linear program was not solved")
+        status = self._solver.Solve()
+        if status != self._solver.OPTIMAL:
+            raise SolverError(f"the canonical strategy's linear program was not solved ({status})")
         point = np.clip([v.solution_value() for v in self._x], 0.0, None)
         duals = np.array([c.dual_value() for c in self._constraints])
         return FacePoint(
