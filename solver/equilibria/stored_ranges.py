@@ -46,7 +46,7 @@ import numpy as np
 
 from solver.equilibria.canonical import canonical_pair_from
 from solver.equilibria.frontier_game import FrontierGame, Payoff
-from solver.equilibria.optimal_ranges import ranged_mixture
+from solver.equilibria.optimal_ranges import face_ranges
 from solver.errors import SolverError
 from solver.models.mixture import Mixture
 
@@ -82,14 +82,21 @@ def _same(ids: list[int], mixture: Mixture, strategy: Any) -> bool:
     return sum(p > _SAME for p in recomputed.values()) == len(ids)
 
 
-def _as_frontier(player: Any, mixture: Mixture, rules: Any) -> Mixture | None:
-    """``mixture`` with the frontier's arrangements, in frontier order (None: one is not on it)."""
+def _as_frontier(player: Any, mixture: Mixture, rules: Any) -> tuple[Mixture, np.ndarray] | None:
+    """``mixture`` with the frontier's arrangements in frontier order, and that order.
+
+    None when an arrangement is not on the frontier (or two are one strategy).
+    """
     ids = _ids(player, mixture, rules)
     if ids is None or len(set(ids)) != len(ids):
         return None
     order = np.argsort(ids, kind="stable")
     probabilities = np.asarray(mixture.probabilities)[order]
-    return player.mixture([ids[k] for k in order], probabilities)
+    return player.mixture([ids[k] for k in order], probabilities), order
+
+
+def _reordered(ranges: tuple[Any, ...], order: np.ndarray) -> tuple[Any, ...]:
+    return tuple(ranges[k] for k in order.tolist()) if ranges else ()
 
 
 def frontier_arrangements(
@@ -119,7 +126,13 @@ def frontier_arrangements(
     column = row if game.symmetric else _as_frontier(game.columns, result.column, result.rules)
     if row is None or column is None:
         return result
-    return replace(result, row=row, column=column)
+    return replace(
+        result,
+        row=row[0],
+        column=column[0],
+        row_ranges=_reordered(result.row_ranges, row[1]),
+        column_ranges=_reordered(result.column_ranges, column[1]),
+    )
 
 
 def with_ranges(
@@ -158,12 +171,13 @@ def with_ranges(
         return result
     if not _same(rows, result.row, pair.row) or not _same(columns, result.column, pair.column):
         return result
-    # The recomputed pair's own arrangements: the frontier's, as a solve without the
-    # book prints them (the stored ones come from the suit-relabelled deal's frontier).
-    row, row_ranges = ranged_mixture(game.rows, pair, 0)
-    column, column_ranges = (
-        (row, row_ranges) if game.symmetric else ranged_mixture(game.columns, pair, 1)
-    )
+    # The stored probabilities (exactly what every lookup gives) on the frontier's
+    # arrangements, in frontier order, as a solve without the book prints them.
+    shown = frontier_arrangements(result, first, second)
+    row_found = face_ranges(pair, 0)
+    column_found = row_found if game.symmetric else face_ranges(pair, 1)
     return replace(
-        result, row=row, column=column, row_ranges=row_ranges, column_ranges=column_ranges
+        shown,
+        row_ranges=tuple(row_found.get(i) for i in sorted(rows)) if row_found else (),
+        column_ranges=(tuple(column_found.get(j) for j in sorted(columns)) if column_found else ()),
     )
