@@ -34,12 +34,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any
-
-import numpy as np
 
 from solver.equilibria import double_oracle
-from solver.equilibria.canonical import CanonicalPair, canonical_pair
+from solver.equilibria.canonical import canonical_pair
 from solver.equilibria.double_oracle import DEFAULT_TOLERANCE, IterationRecord
 from solver.equilibria.frontier_game import FrontierGame, Payoff, parse_payoff
 from solver.equilibria.optimal_ranges import ranged_mixture
@@ -307,11 +304,11 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
         upper = self.game.to_payoff(-pair.column.guarantee)
         if upper - lower > max(tolerance, result.gap):
             return result
-        row, row_ranges = _ranged(self.game.rows, pair, 0, ranges)
+        row, row_ranges = ranged_mixture(self.game.rows, pair, 0, ranges)
         column, column_ranges = (
             (row, row_ranges)
             if self.game.symmetric
-            else _ranged(self.game.columns, pair, 1, ranges)
+            else ranged_mixture(self.game.columns, pair, 1, ranges)
         )
         seconds = time.perf_counter() - started
         return replace(
@@ -328,17 +325,6 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
             column_ranges=column_ranges,
             canonical_seconds=seconds,
         )
-
-
-def _ranged(
-    player: Any, pair: CanonicalPair, side: int, ranges: bool = True
-) -> tuple[Mixture, tuple[tuple[float, float] | None, ...]]:
-    """A canonical strategy as a mixture, and (with ``ranges``) its arrangements' ranges."""
-    if ranges:
-        return ranged_mixture(player, pair, side)
-    strategy = pair.row if side == 0 else pair.column
-    kept = np.flatnonzero(strategy.probabilities > 1e-12)
-    return player.mixture([strategy.strategies[k] for k in kept], strategy.probabilities[kept]), ()
 
 
 def solve(

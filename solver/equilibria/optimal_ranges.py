@@ -83,14 +83,14 @@ def face_ranges(pair: CanonicalPair, player: int) -> dict[int, tuple[float, floa
 
 
 def ranged_mixture(
-    player: Any, pair: CanonicalPair, side: int
+    player: Any, pair: CanonicalPair, side: int, ranges: bool = True
 ) -> tuple[Mixture, tuple[tuple[float, float] | None, ...]]:
     """One side of a canonical pair as arrangements, and their ranges (:func:`face_ranges`).
 
     ``player`` is the side's player of the :class:`~solver.equilibria.frontier_game.FrontierGame`
     (its frontier gives each strategy's arrangement); the ranges follow the
     mixture's order, None where not computed, and are empty when a search
-    did not converge.
+    did not converge (or not asked for: ``ranges=False``).
 
     >>> from solver.equilibria.canonical import canonical_pair
     >>> from solver.equilibria.equilibrium import DealDoubleOracle
@@ -108,7 +108,7 @@ def ranged_mixture(
         ...
     solver.errors.SolverError: player must be 0 (rows) or 1 (columns), got 2
     """
-    found = face_ranges(pair, side)
+    found = face_ranges(pair, side) if ranges else {}
     strategy = pair.row if side == 0 else pair.column
     kept = np.flatnonzero(strategy.probabilities > 1e-12)
     ids = [strategy.strategies[k] for k in kept]

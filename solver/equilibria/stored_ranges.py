@@ -61,16 +61,22 @@ _SAME = 1e-9
 
 
 def _ids(player: Any, mixture: Mixture, rules: Any) -> list[int] | None:
-    """Each arrangement's frontier strategy id (None: one has none)."""
+    """Each arrangement's frontier strategy id (None: one has none, or two are one strategy).
+
+    The frontier's strength rows, viewed as one byte string each, sorted once and
+    searched (frontier strategies differ in their strengths).
+    """
     table = np.ascontiguousarray(player.strengths)
-    keys = {row.tobytes(): i for i, row in enumerate(table)}
-    ids = []
-    for arrangement in mixture.arrangements:
-        found = keys.get(np.asarray(arrangement.strengths(rules), table.dtype).tobytes())
-        if found is None:
-            return None
-        ids.append(found)
-    return ids
+    row = np.dtype((np.void, table.dtype.itemsize * table.shape[1]))
+    keys = table.view(row).ravel()
+    order = np.argsort(keys, kind="stable")
+    wanted = np.array([a.strengths(rules) for a in mixture.arrangements], table.dtype)
+    targets = np.ascontiguousarray(wanted).view(row).ravel()
+    at = np.minimum(np.searchsorted(keys[order], targets), keys.shape[0] - 1)
+    ids = order[at]
+    if not np.array_equal(keys[ids], targets) or np.unique(ids).shape[0] != ids.shape[0]:
+        return None
+    return ids.tolist()
 
 
 def _same(ids: list[int], mixture: Mixture, strategy: Any) -> bool:
@@ -82,17 +88,26 @@ def _same(ids: list[int], mixture: Mixture, strategy: Any) -> bool:
     return sum(p > _SAME for p in recomputed.values()) == len(ids)
 
 
-def _as_frontier(player: Any, mixture: Mixture, rules: Any) -> tuple[Mixture, np.ndarray] | None:
-    """``mixture`` with the frontier's arrangements in frontier order, and that order.
-
-    None when an arrangement is not on the frontier (or two are one strategy).
-    """
-    ids = _ids(player, mixture, rules)
-    if ids is None or len(set(ids)) != len(ids):
-        return None
+def _as_frontier(player: Any, mixture: Mixture, ids: list[int]) -> tuple[Mixture, np.ndarray]:
+    """``mixture`` (frontier ``ids``) with the frontier's arrangements in frontier order, and that order."""
     order = np.argsort(ids, kind="stable")
     probabilities = np.asarray(mixture.probabilities)[order]
     return player.mixture([ids[k] for k in order], probabilities), order
+
+
+def _on_frontier(
+    game: FrontierGame, result: EquilibriumResult, rows: list[int], columns: list[int]
+) -> EquilibriumResult:
+    """``result``, its strategies' frontier ids ``rows`` and ``columns``, on the frontier's arrangements."""
+    row = _as_frontier(game.rows, result.row, rows)
+    column = row if game.symmetric else _as_frontier(game.columns, result.column, columns)
+    return replace(
+        result,
+        row=row[0],
+        column=column[0],
+        row_ranges=_reordered(result.row_ranges, row[1]),
+        column_ranges=_reordered(result.column_ranges, column[1]),
+    )
 
 
 def _reordered(ranges: tuple[Any, ...], order: np.ndarray) -> tuple[Any, ...]:
@@ -122,17 +137,11 @@ def frontier_arrangements(
     solver.errors.CardError: player 2's holding: card 7♣ appears twice
     """
     game = FrontierGame(first, second, result.rules, result.payoff)
-    row = _as_frontier(game.rows, result.row, result.rules)
-    column = row if game.symmetric else _as_frontier(game.columns, result.column, result.rules)
-    if row is None or column is None:
+    rows = _ids(game.rows, result.row, result.rules)
+    columns = rows if game.symmetric else _ids(game.columns, result.column, result.rules)
+    if rows is None or columns is None:
         return result
-    return replace(
-        result,
-        row=row[0],
-        column=column[0],
-        row_ranges=_reordered(result.row_ranges, row[1]),
-        column_ranges=_reordered(result.column_ranges, column[1]),
-    )
+    return _on_frontier(game, result, rows, columns)
 
 
 def with_ranges(
@@ -173,7 +182,7 @@ def with_ranges(
         return result
     # The stored probabilities (exactly what every lookup gives) on the frontier's
     # arrangements, in frontier order, as a solve without the book prints them.
-    shown = frontier_arrangements(result, first, second)
+    shown = _on_frontier(game, result, rows, columns)
     row_found = face_ranges(pair, 0)
     column_found = row_found if game.symmetric else face_ranges(pair, 1)
     return replace(

@@ -145,26 +145,26 @@ def test_a_file_that_is_not_a_book_is_refused_untouched(tmp_path: Path) -> None:
     _refuses_untouched(other, "not a solution book")
 
 
-def test_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
-    path = tmp_path / "b.sqlite"
+def _book_of_schema(path: Path, schema: int) -> None:
+    """An empty book at ``path`` that says it has ``schema``, its log folded into the file."""
     Book(path).close()
     connection = sqlite3.connect(path)
-    connection.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION + 1),))
+    connection.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(schema),))
     connection.commit()
-    connection.execute("PRAGMA journal_mode=DELETE")  # fold the log into the file
+    connection.execute("PRAGMA journal_mode=DELETE")
     connection.close()
+
+
+def test_a_newer_schema_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "b.sqlite"
+    _book_of_schema(path, SCHEMA_VERSION + 1)
     _refuses_untouched(path, "newer than this solver's")
 
 
 def test_an_older_schema_is_refused_untouched_naming_both_versions(tmp_path: Path) -> None:
     # A schema-1 book holds non-canonical equilibria: never read as if canonical.
     path = tmp_path / "b.sqlite"
-    Book(path).close()
-    connection = sqlite3.connect(path)
-    connection.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
-    connection.commit()
-    connection.execute("PRAGMA journal_mode=DELETE")
-    connection.close()
+    _book_of_schema(path, 1)
     _refuses_untouched(path, f"has schema 1, older than this solver's {SCHEMA_VERSION}")
 
 
@@ -173,11 +173,7 @@ def test_an_old_book_is_a_notice_and_the_deal_is_solved_without_it(tmp_path: Pat
     from solver.game.rules import Rules
 
     path = tmp_path / "b.sqlite"
-    Book(path).close()
-    connection = sqlite3.connect(path)
-    connection.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
-    connection.commit()
-    connection.close()
+    _book_of_schema(path, 1)
     two, h = Rules(position_points=(6, 7)), tuple(range(10))
     source = EquilibriumSource(path)
     assert source(h, h, two, "margin").gap <= 1e-9
