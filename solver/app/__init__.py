@@ -9,9 +9,11 @@ for people, and warnings as data).
 =============================  ===============================================
 use case                       module
 =============================  ===============================================
-suggest, equilibrium           :mod:`solver.app.solving`
+suggest                        :mod:`solver.app.suggesting`
+equilibrium, equilibrium play  :mod:`solver.app.solving`
 grade, house, play a game      :mod:`solver.app.grading`
-opponents and players by name  :mod:`solver.play.registry`
+opponent models by name        :mod:`solver.play.registry`
+computer players by name       :mod:`solver.play.players`
 limits of counts               :mod:`solver.app.limits`
 =============================  ===============================================
 """

@@ -23,7 +23,7 @@ from solver.analysis.grade import VERDICT_THRESHOLDS, Verdict
 from solver.app.answers import Answer, answer_of
 from solver.app.report import Output
 from solver.app.text import say
-from solver.play.registry import PLAYER_NAMES, describe_player, player
+from solver.play.players import PLAYER_NAMES, describe_player, player
 from solver.util.language import Lang, Phrase
 
 __all__ = ["RECOMMENDED_PLAYER", "catalog", "player_title"]

@@ -25,7 +25,7 @@ from solver.equilibria.equilibrium import Payoff
 from solver.game.arrangement import Arrangement, score
 from solver.game.rules import Rules
 from solver.models.house import house_arrangement, house_rule
-from solver.play.registry import describe_player, player
+from solver.play.players import describe_player, player
 from solver.util.language import Lang
 
 __all__ = ["from_book", "grade_arrangement", "house", "play", "with_source"]

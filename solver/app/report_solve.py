@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.app.report import (
     Output,
@@ -24,7 +24,7 @@ from solver.app.report import (
     table_lines,
 )
 from solver.app.text import say
-from solver.equilibria.equilibrium import EquilibriumResult, Payoff
+from solver.equilibria.frontier_game import Payoff
 from solver.game.arrangement import Arrangement
 from solver.game.cards import format_cards
 from solver.game.evaluator import category
@@ -33,6 +33,9 @@ from solver.models.mixture import Mixture
 from solver.models.opponents import Objective
 from solver.response.best_response import BestResponse
 from solver.util.language import Lang, Phrase, language
+
+if TYPE_CHECKING:  # the reports take results; suggest's start-up need not import the solver
+    from solver.equilibria.equilibrium import EquilibriumResult
 
 __all__ = [
     "SuggestContext",

@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from solver.equilibria.equilibrium import DEFAULT_TOLERANCE
+from solver.equilibria.tolerance import DEFAULT_TOLERANCE
 from solver.errors import CardError, SolverError
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal

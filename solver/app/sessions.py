@@ -28,7 +28,7 @@ from solver.game.cards import Lang
 from solver.game.deal import deal
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.play.interactive import play
-from solver.play.registry import player
+from solver.play.players import player
 from solver.play.training import Series, train
 
 __all__ = ["PlaySessionRequest", "TrainRequest", "play_session", "train_series"]

@@ -48,7 +48,7 @@ try:  # POSIX: an exclusive lock of the directory while a book is created
 except ImportError:  # pragma: no cover - Windows: creation stays atomic, not serialized
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["FORMAT", "SCHEMA", "SCHEMA_VERSION", "open_book"]
+__all__ = ["FORMAT", "SCHEMA", "SCHEMA_VERSION", "default_book_path", "open_book"]
 
 FORMAT = "quintet-book"
 SCHEMA_VERSION = 3
@@ -91,6 +91,16 @@ _KINDS = {
     stat.S_IFBLK: "a block device",
     stat.S_IFSOCK: "a socket",
 }
+
+
+def default_book_path() -> Path:
+    """``$XDG_CACHE_HOME/quintet-solver/book.sqlite`` (``~/.cache`` when unset).
+
+    >>> default_book_path().name
+    'book.sqlite'
+    """
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "quintet-solver" / "book.sqlite"
 
 
 def _error(path: Path, why: str) -> BookError:

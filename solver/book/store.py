@@ -36,7 +36,6 @@ solver.errors.BookError: book: ... is not a solution book (not an SQLite file)
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -45,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.book.opening import FORMAT, SCHEMA_VERSION, open_book
+from solver.book.opening import FORMAT, SCHEMA_VERSION, default_book_path, open_book
 from solver.book.rows import COLUMNS, Entry, entry, record, rules_from_key, rules_key
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import BookError
@@ -63,16 +62,6 @@ __all__ = [
 ]
 
 _COLUMNS = COLUMNS
-
-
-def default_book_path() -> Path:
-    """``$XDG_CACHE_HOME/quintet-solver/book.sqlite`` (``~/.cache`` when unset).
-
-    >>> default_book_path().name
-    'book.sqlite'
-    """
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "quintet-solver" / "book.sqlite"
 
 
 # Insert a row; over a stored one only when the new gap is smaller.

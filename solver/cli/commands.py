@@ -13,13 +13,21 @@ import argparse
 from solver.app.arguments import non_negative_int
 from solver.app.command import Command
 from solver.app.report import Output, deal_report, hand_report, score_report
-from solver.app.requests import Holdings, fresh_seed, holdings
+from solver.app.requests import BookChoice, Holdings, fresh_seed, holdings
+from solver.book.opening import default_book_path
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
 from solver.game.rules import Rules
 
-__all__ = ["COMMANDS", "add_holdings_arguments", "holdings_from_args", "rules_from_args"]
+__all__ = [
+    "COMMANDS",
+    "add_book_arguments",
+    "add_holdings_arguments",
+    "book_choice",
+    "holdings_from_args",
+    "rules_from_args",
+]
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -98,6 +106,32 @@ def add_holdings_arguments(parser: argparse.ArgumentParser) -> None:
 def holdings_from_args(args: argparse.Namespace, rules: Rules) -> Holdings:
     """Both players' cards: parsed from the arguments, or dealt from the seed."""
     return holdings(args.cards, args.opponent_cards, args.seed, rules)
+
+
+def add_book_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--book PATH`` and ``--no-book``.
+
+    They let ``equilibrium``, ``suggest --against equilibrium`` and the
+    commands that grade look a deal up in the solution book first and store
+    what they solve; by default the book in the user's cache directory
+    (:func:`solver.book.opening.default_book_path`).
+    """
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--book",
+        metavar="PATH",
+        default=None,
+        help=f"the solution book to look deals up in and store solutions to (default "
+        f"{default_book_path()}: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
+    )
+    group.add_argument(
+        "--no-book", action="store_true", help="neither look up nor store (solve afresh)"
+    )
+
+
+def book_choice(args: argparse.Namespace) -> BookChoice:
+    """The book of ``--book`` (None: the default) or none with ``--no-book``."""
+    return BookChoice(args.book, enabled=not args.no_book)
 
 
 COMMANDS: list[Command] = [

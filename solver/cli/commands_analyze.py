@@ -18,7 +18,7 @@ from solver.app.arguments import auto_or_positive_int, non_negative_int, positiv
 from solver.app.command import Command
 from solver.app.report import Output
 from solver.app.study import StudyRequest, study
-from solver.cli.commands_book import add_book_arguments, book_choice
+from solver.cli.commands import add_book_arguments, book_choice
 from solver.cli.render import shown
 from solver.util.json_text import to_json
 

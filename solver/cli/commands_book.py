@@ -1,9 +1,7 @@
-"""The ``quintet book`` sub-commands (``build``, ``stats``, ``check``) and the book options of other commands.
+"""The ``quintet book`` sub-commands (``build``, ``stats``, ``check``).
 
-``--book PATH`` and ``--no-book`` (:func:`add_book_arguments`) let
-``equilibrium`` and ``suggest --against equilibrium`` look a deal up in the
-solution book first and store what they solve; by default they use the
-book in the user's cache directory (:func:`solver.book.store.default_book_path`).
+The book options of other commands (``--book PATH``, ``--no-book``) are
+:func:`solver.cli.commands.add_book_arguments`.
 """
 
 from __future__ import annotations
@@ -15,8 +13,6 @@ from solver.app.arguments import non_negative_int, positive_int
 from solver.app.command import Command
 from solver.app.report import Output
 from solver.app.report_book import progress_line
-from solver.app.requests import BookChoice
-from solver.book.store import default_book_path
 from solver.cli.commands import rules_from_args
 from solver.cli.parsing import add_command_parser
 from solver.cli.progress import Progress
@@ -27,29 +23,9 @@ if TYPE_CHECKING:  # the book's use cases are imported when a book command runs,
     # the commands that take --book (the build imports the process pool and the cluster)
     from solver.book.build import BuildProgress
 
-__all__ = ["COMMANDS", "add_book_arguments", "book_choice"]
+__all__ = ["COMMANDS"]
 
 _FLAGS = {"book": "--book", "jobs": "--jobs", "scheduler": "--scheduler", "deals": "--deals"}
-
-
-def add_book_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--book PATH`` and ``--no-book``."""
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--book",
-        metavar="PATH",
-        default=None,
-        help=f"the solution book to look deals up in and store solutions to (default "
-        f"{default_book_path()}: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
-    )
-    group.add_argument(
-        "--no-book", action="store_true", help="neither look up nor store (solve afresh)"
-    )
-
-
-def book_choice(args: argparse.Namespace) -> BookChoice:
-    """The book of ``--book`` (None: the default) or none with ``--no-book``."""
-    return BookChoice(args.book, enabled=not args.no_book)
 
 
 class _Progress:

@@ -13,11 +13,10 @@ from solver.app.report import Output
 from solver.app.report_book import rate_line
 from solver.app.sessions import PlaySessionRequest, play_session
 from solver.app.tournaments import TournamentRequest, TournamentRun
-from solver.cli.commands import rules_from_args
-from solver.cli.commands_book import add_book_arguments, book_choice
+from solver.cli.commands import add_book_arguments, book_choice, rules_from_args
 from solver.cli.progress import Progress
 from solver.cli.render import shown, warn, warner
-from solver.play.registry import PLAYER_NAMES
+from solver.play.players import PLAYER_NAMES
 from solver.play.tournament import DASK_CONNECT_TIMEOUT
 
 __all__ = ["COMMANDS"]

@@ -17,8 +17,12 @@ from solver.app.grading import grade_arrangement
 from solver.app.report import Output
 from solver.app.requests import GradeRequest, holdings
 from solver.app.sessions import TrainRequest, train_series
-from solver.cli.commands import add_holdings_arguments, rules_from_args
-from solver.cli.commands_book import add_book_arguments, book_choice
+from solver.cli.commands import (
+    add_book_arguments,
+    add_holdings_arguments,
+    book_choice,
+    rules_from_args,
+)
 from solver.cli.render import shown, warner
 from solver.game.arrangement import Arrangement
 from solver.game.cards import format_cards

@@ -14,8 +14,13 @@ from solver.app.command import Command
 from solver.app.grading import house
 from solver.app.report import Output
 from solver.app.requests import GradeRequest
-from solver.cli.commands import add_holdings_arguments, holdings_from_args, rules_from_args
-from solver.cli.commands_book import add_book_arguments, book_choice
+from solver.cli.commands import (
+    add_book_arguments,
+    add_holdings_arguments,
+    book_choice,
+    holdings_from_args,
+    rules_from_args,
+)
 from solver.cli.render import shown
 
 __all__ = ["COMMANDS"]

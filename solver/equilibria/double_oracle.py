@@ -78,6 +78,7 @@ import numpy as np
 from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution, one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
 from solver.equilibria.regret_matching import RegretMatching, WarmUp
+from solver.equilibria.tolerance import DEFAULT_TOLERANCE
 from solver.errors import SolverError
 from solver.util.time_limit import check_time_limit
 
@@ -93,8 +94,6 @@ __all__ = [
     "solve_game",
 ]
 
-DEFAULT_TOLERANCE = 1e-9
-"""Default certified gap at which the iteration stops (exact up to rounding)."""
 
 # A probability above this counts as used (LP solutions carry rounding dust).
 _USED = 1e-12

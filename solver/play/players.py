@@ -51,6 +51,7 @@ from solver.models.heuristics import (
 from solver.models.house import house_arrangement
 from solver.models.mixture import Mixture
 from solver.models.opponents import Objective, Opponent, expected_value, position_stats
+from solver.play.registry import OPPONENTS
 from solver.response.frontier_response import frontier_best_response
 from solver.response.results import BestResponse, Engine, SolveStatus
 from solver.util.checks import check_instance
@@ -145,11 +146,9 @@ def _equilibrium_player(
 
 
 _DESCRIPTIONS = {
-    "random": Phrase("arranges uniformly at random", "раскладывает случайно"),
-    "greedy": Phrase(
-        "strongest packet first, weakest at position 1",
-        "сначала сильнейший пакет, слабейший на позиции 1",
-    ),
+    # The players that are also opponent models are described as the models are.
+    "random": OPPONENTS["random"],
+    "greedy": OPPONENTS["greedy"],
     "house": Phrase(
         "the house rule: greedy packets, or packets that keep fours of a kind if they beat them",
         "домашнее правило: жадные пакеты или пакеты, сохраняющие каре, если они сильнее",

@@ -1,11 +1,13 @@
-"""Opponent models and computer players by name: the one registry every face and run uses.
+"""Opponent models by name: the one registry every face and run uses.
 
 ``OPPONENTS`` are the models a best response answers (``suggest``'s
 ``against``, the web's choices); ``equilibrium`` is not a model but "play
 the equilibrium", and a path ending in ``.json`` (or naming a file) is a
 mixture file, for the command line only.  The computer players
-(tournaments, games, the web's table, benchmarks) are :data:`PLAYER_NAMES`,
-made by :func:`player` and described by :func:`describe_player`.
+(tournaments, games, the web's table, benchmarks) are in
+:mod:`solver.play.players`, which describes its ``random`` and ``greedy``
+players as these models are described.  This module imports no solver of
+equilibria, so a best response against a model starts without them.
 
 >>> sorted(OPPONENTS)
 ['equilibrium', 'greedy', 'house', 'known', 'random']
@@ -27,26 +29,18 @@ from solver.game.rules import Rules
 from solver.models.house import house_arrangement
 from solver.models.mixture import read_mixture
 from solver.models.opponents import Opponent
-from solver.play.players import PLAYER_NAMES, describe_player, player, players
 from solver.util.checks import check_instance
 from solver.util.language import Phrase
 
-__all__ = [
-    "OPPONENTS",
-    "PLAYER_NAMES",
-    "describe_player",
-    "is_mixture_file",
-    "opponent_model",
-    "player",
-    "players",
-]
+__all__ = ["OPPONENTS", "is_mixture_file", "opponent_model"]
 
 OPPONENTS: dict[str, Phrase] = {
-    # The models that are also players are described as the players are.
-    **{
-        name: Phrase(describe_player(name, "en"), describe_player(name, "ru"))
-        for name in ("random", "greedy")
-    },
+    # The players of the same names are described the same way (solver.play.players).
+    "random": Phrase("arranges uniformly at random", "раскладывает случайно"),
+    "greedy": Phrase(
+        "strongest packet first, weakest at position 1",
+        "сначала сильнейший пакет, слабейший на позиции 1",
+    ),
     "house": Phrase("the house rule", "домашнее правило"),
     "known": Phrase("the arrangement given", "заданная раскладка"),
     "equilibrium": Phrase(

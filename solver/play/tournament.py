@@ -43,7 +43,7 @@ from solver.game.arrangement import points_against
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.models.opponents import Objective, Opponent
-from solver.play.registry import PLAYER_NAMES, player, players
+from solver.play.players import PLAYER_NAMES, player, players
 from solver.play.runners import DASK_CONNECT_TIMEOUT, chunks, run_dask, run_local
 from solver.response.frontier import cached_frontier
 from solver.response.frontier_response import frontier_best_response

@@ -56,7 +56,8 @@ from solver.game.deal import deal
 from solver.game.payloads import cards_payload, rules_payload
 from solver.game.rules import DiscardMode, Rules
 from solver.models.opponents import Objective
-from solver.play.registry import OPPONENTS, PLAYER_NAMES
+from solver.play.players import PLAYER_NAMES
+from solver.play.registry import OPPONENTS
 from solver.web.jobs import STOPPING, Job, JobManager, JobState
 from solver.web.responses import JOB_ID, JOB_START, JOB_WAIT
 

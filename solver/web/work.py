@@ -26,7 +26,8 @@ from typing import Any
 from solver.app.analyze import analyze
 from solver.app.answers import Answer
 from solver.app.grading import grade_arrangement, play
-from solver.app.solving import equilibrium, suggest
+from solver.app.solving import equilibrium
+from solver.app.suggesting import suggest
 from solver.equilibria.equilibrium import IterationRecord
 from solver.errors import QuintetError, SolverError
 from solver.web.lifeline import die_with_parent, exit_when_closed

@@ -7,7 +7,7 @@ import pytest
 from solver.analysis.grade import VERDICT_THRESHOLDS, Verdict, verdict_for
 from solver.app.catalog import RECOMMENDED_PLAYER, catalog, player_title
 from solver.errors import QuintetError
-from solver.play.registry import PLAYER_NAMES, describe_player
+from solver.play.players import PLAYER_NAMES, describe_player
 
 
 def test_every_registry_player_has_a_title_and_descriptions_in_both_languages():

@@ -14,7 +14,8 @@ from solver.app.requests import (
     fixed_from_text,
     holdings,
 )
-from solver.app.solving import equilibrium, suggest
+from solver.app.solving import equilibrium
+from solver.app.suggesting import suggest
 from solver.errors import CardError, QuintetError, SolverError
 from solver.game.rules import Rules
 
@@ -105,7 +106,7 @@ def test_fixed_packets_are_parsed_once_for_both_faces() -> None:
 
 def test_sampled_runners_up_get_a_default_time_limit_with_a_warning() -> None:
     from solver.app.limits import SAMPLED_TOP_TIME_LIMIT
-    from solver.app.solving import sampled_top_limit
+    from solver.app.suggesting import sampled_top_limit
     from solver.cli.render import warning_lines
     from solver.models.opponents import Objective
 

@@ -14,7 +14,7 @@ from solver.game.arrangement import Arrangement
 from solver.game.deal import deal
 from solver.game.payloads import arrangement_payload
 from solver.models.heuristics import greedy_arrangement
-from solver.play.registry import PLAYER_NAMES
+from solver.play.players import PLAYER_NAMES
 from tests.support.cli import quintet
 from tests.support.phrases import command_line_words, leftovers
 

@@ -1,0 +1,172 @@
+"""The ``suggest`` use case: the best response to an opponent model, or equilibrium play.
+
+Each takes a request (:mod:`solver.app.requests`) and returns an
+:class:`~solver.app.answers.Answer`; conflicting options are refused with a
+:class:`~solver.errors.SolverError` naming the field, options that do not
+apply come back as warnings.  Equilibrium play is :mod:`solver.app.solving`'s,
+imported only when asked for: a best response against a model starts
+without the book and the double oracle.
+
+>>> from solver.app.requests import SuggestRequest, holdings
+>>> from solver.game.rules import Rules
+>>> request = SuggestRequest(holdings(None, None, 1, Rules()), Rules(), time_limit=5)
+>>> answer = suggest(request)
+>>> answer.document["status"], [w.message for w in answer.warnings]
+('optimal', ['the frontier engine is exhaustive and ignores time_limit'])
+>>> suggest(SuggestRequest(request.holdings, Rules(), against="greedy", known="x"))
+Traceback (most recent call last):
+    ...
+solver.errors.SolverError: known gives the arrangement of against="known", not greedy
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from solver.app.answers import Answer, Notice, answer_of
+from solver.app.limits import SAMPLED_TOP_TIME_LIMIT
+from solver.app.report_solve import SuggestContext, suggest_report
+from solver.app.requests import Holdings, SuggestRequest
+from solver.errors import SolverError
+from solver.game.rules import Rules
+from solver.models.opponents import Objective
+from solver.play.registry import opponent_model
+from solver.response.best_response import DEFAULT_SAMPLES, top_responses
+from solver.response.frontier_response import frontier_best_response
+
+__all__ = ["sampled_top_limit", "suggest", "suggest_context"]
+
+
+def suggest_context(holdings: Holdings, rules: Rules, against: str) -> SuggestContext:
+    """What the user asked, for the report."""
+    return SuggestContext(
+        rules=rules,
+        mine=holdings.mine,
+        theirs=holdings.theirs,
+        seed=holdings.seed,
+        dealt=holdings.dealt,
+        against=against,
+    )
+
+
+def _ignored(fields: list[str], why: str) -> tuple[Notice, ...]:
+    return (Notice(f"{why} {', '.join(fields)}", tuple(fields)),) if fields else ()
+
+
+def _equilibrium_play_checks(request: SuggestRequest) -> tuple[Notice, ...]:
+    """Refuse what equilibrium play cannot take; the options it ignores."""
+    if request.top > 1 or request.fixed:
+        raise SolverError(
+            'against="equilibrium" takes no top or fixed',
+            argument="against",
+            mentions=("top", "fixed"),
+        )
+    if request.objective is not None:
+        raise SolverError(
+            'objective is not for against="equilibrium", which plays the payoff game',
+            argument="objective",
+            mentions=("payoff",),
+        )
+    given = {"samples": request.samples, "workers": request.workers}
+    ignored = [name for name, value in given.items() if value]
+    if request.engine != "auto":
+        ignored.append("engine")
+    return _ignored(ignored, 'against="equilibrium" ignores')
+
+
+def _engine(request: SuggestRequest, against: str) -> tuple[str, tuple[Notice, ...]]:
+    """The engine to use (``auto`` picks the frontier unless ``top`` asks for runners-up)."""
+    if request.payoff is not None:
+        raise SolverError(
+            'payoff needs against="equilibrium" (otherwise choose an objective)', argument="payoff"
+        )
+    engine = request.engine
+    if engine == "auto":
+        engine = "cpsat" if request.top > 1 else "frontier"
+    if engine not in ("cpsat", "frontier"):
+        raise SolverError(f"engine {engine!r} is not auto, cpsat or frontier", argument="engine")
+    notices: tuple[Notice, ...] = ()
+    if engine == "frontier":
+        if request.top > 1:
+            raise SolverError(
+                'top needs engine="cpsat" (the frontier holds only undominated profiles)',
+                argument="top",
+            )
+        given = {"time_limit": request.time_limit, "workers": request.workers}
+        notices = _ignored(
+            [name for name, value in given.items() if value is not None],
+            "the frontier engine is exhaustive and ignores",
+        )
+    objective = request.objective or "margin"
+    if request.samples is not None and (objective in ("points", "margin") or against != "random"):
+        notices += (
+            Notice(
+                "samples applies only to the win or game objective against a random opponent",
+                ("samples",),
+            ),
+        )
+    return engine, notices
+
+
+def sampled_top_limit(
+    request: SuggestRequest, objective: Objective, against: str
+) -> tuple[float | None, tuple[Notice, ...]]:
+    """The time limit of a CP-SAT search, and a warning when it is a default.
+
+    Runners-up of the win or game objective against a random opponent are
+    each a CP-SAT solve over every sampled arrangement: minutes, not seconds.
+    Without a ``time_limit`` they get :data:`~solver.app.limits.SAMPLED_TOP_TIME_LIMIT`.
+    """
+    sampled = objective in (Objective.WIN_PROBABILITY, Objective.GAME_RESULT)
+    if request.time_limit is not None or request.top <= 1 or not sampled or against != "random":
+        return request.time_limit, ()
+    limit = SAMPLED_TOP_TIME_LIMIT
+    message = (
+        f"top {request.top} with the {objective.value} objective against a random opponent "
+        f"can run for minutes: time_limit {limit:g} s is used (give time_limit to change it)"
+    )
+    return limit, (Notice(message, ("top", "time_limit")),)
+
+
+def suggest(request: SuggestRequest) -> Answer:
+    """The best arrangement against the model ``request.against``, or equilibrium play."""
+    holdings, rules = request.holdings, request.rules
+    rng = np.random.default_rng([holdings.seed, 1])
+    against = request.against or ("known" if request.known is not None else "random")
+    if request.known is not None and against != "known":
+        raise SolverError(
+            f'known gives the arrangement of against="known", not {against}', argument="known"
+        )
+    if against == "equilibrium":
+        notices = _equilibrium_play_checks(request)
+        # Imported here: equilibrium play takes the book and the double oracle, which a best
+        # response against a model never needs (they are a third of its start-up).
+        from solver.app.solving import equilibrium_play
+
+        return equilibrium_play(request, rng, notices)
+    engine, notices = _engine(request, against)
+    opponent, description = opponent_model(against, holdings.theirs, request.known, rules)
+    objective = Objective(request.objective or "margin")
+    common: dict[str, Any] = {
+        "fixed": dict(request.fixed),
+        "samples": request.samples or DEFAULT_SAMPLES,
+        "rng": rng,
+    }
+    if engine == "frontier":
+        results = [frontier_best_response(holdings.mine, opponent, objective, **common)]
+    else:
+        time_limit, cost = sampled_top_limit(request, objective, against)
+        notices += cost
+        results = top_responses(
+            holdings.mine,
+            opponent,
+            objective,
+            k=request.top,
+            time_limit=time_limit,
+            workers=request.workers or 2,
+            **common,
+        )
+    context = suggest_context(holdings, rules, description)
+    return answer_of(lambda lang: suggest_report(results, context, lang), notices, kind="suggest")
