@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import numpy as np
 
@@ -58,7 +59,14 @@ def greedy_arrangement(holding: Iterable[int], rules: Rules | None = None) -> Ar
     solver.errors.CardError: holding: expected 25 cards, got 24
     """
     rules = rules_or_default(rules)
-    remaining = np.array(check_holding(holding, rules), dtype=np.int64)
+    return Arrangement(_greedy_packets(check_holding(holding, rules), rules))
+
+
+@lru_cache(maxsize=256)
+def _greedy_packets(holding: tuple[int, ...], rules: Rules) -> tuple[tuple[int, ...], ...]:
+    # A tournament deal asks for the same holding's greedy layout several times (the
+    # greedy player, the best response to it, the house rule's packets): build it once.
+    remaining = np.array(holding, dtype=np.int64)
     strongest_first = []
     for _ in range(rules.n_packets):
         choices = subsets(remaining.shape[0])
@@ -66,7 +74,7 @@ def greedy_arrangement(holding: Iterable[int], rules: Rules | None = None) -> Ar
         best = int(np.argmax(strength(hands, rules)))  # first maximum: lowest cards
         strongest_first.append(tuple(int(c) for c in hands[best]))
         remaining = np.delete(remaining, choices[best])
-    return Arrangement(tuple(reversed(strongest_first)))
+    return tuple(reversed(strongest_first))
 
 
 def random_arrangement(
