@@ -29,7 +29,8 @@ import numpy as np
 from solver.app.answers import Answer, Notice, answer_of
 from solver.app.report import Output
 from solver.app.report_book import source_report
-from solver.app.report_solve import equilibrium_report, suggest_report
+from solver.app.report_equilibrium import equilibrium_report
+from solver.app.report_suggest import suggest_report
 from solver.app.requests import BookChoice, EquilibriumRequest, SuggestRequest
 from solver.app.suggesting import suggest_context
 from solver.book.source import EquilibriumSource

@@ -27,7 +27,7 @@ import numpy as np
 
 from solver.app.answers import Answer, Notice, answer_of
 from solver.app.limits import SAMPLED_TOP_TIME_LIMIT
-from solver.app.report_solve import SuggestContext, suggest_report
+from solver.app.report_suggest import SuggestContext, suggest_report
 from solver.app.requests import Holdings, SuggestRequest
 from solver.errors import SolverError
 from solver.game.rules import Rules
