@@ -39,7 +39,7 @@ from threadpoolctl import threadpool_limits
 from solver.book.source import EquilibriumSource
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import QuintetError
-from solver.game.arrangement import points_against
+from solver.game.arrangement import Arrangement, points_against
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.models.opponents import Objective, Opponent
@@ -145,6 +145,9 @@ def play_deal(config: TournamentConfig, index: int) -> DealRecord:
         use_book=False, time_limit=config.equilibrium_time_limit, canonical=False
     )
     plays: dict[tuple[str, int], Play] = {}
+    # What the best answer to an arrangement wins, by (seat, arrangement): on a mirror deal
+    # the deterministic players lay out the same arrangement in both seats.
+    punished: dict[tuple[tuple[int, ...], Arrangement], float] = {}
     for name in config.players:
         strategy = player(name, solver=source)
         for seat in (0, 1):
@@ -153,17 +156,19 @@ def play_deal(config: TournamentConfig, index: int) -> DealRecord:
             arrangement = strategy.arrange(holdings[seat], holdings[1 - seat], rules, rng)
             seconds = time.perf_counter() - clock
             arrangement.check(holdings[seat], rules)
-            punisher = frontier_best_response(
-                holdings[1 - seat],
-                Opponent.known(arrangement, rules, holding=holdings[seat]),
-                Objective.MARGIN,
-            )
+            key = (holdings[1 - seat], arrangement)
+            if key not in punished:
+                punished[key] = frontier_best_response(
+                    holdings[1 - seat],
+                    Opponent.known(arrangement, rules, holding=holdings[seat]),
+                    Objective.MARGIN,
+                ).value
             plays[name, seat] = Play(
                 player=name,
                 seat=seat,
                 strengths=tuple(int(s) for s in arrangement.strengths(rules)),
                 seconds=seconds,
-                exploitability=punisher.value,
+                exploitability=punished[key],
                 strategy_gap=_strategy_gap(name, holdings, seat, config.rules, source),
             )
     games = []
