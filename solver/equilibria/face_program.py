@@ -128,12 +128,18 @@ class FaceProgram:
     optimal basis (primal feasible): a probability range's two ends and the
     next strategy's cost a few pivots each, where a program from scratch costs
     all of them (profiled: mirror win deal 2's 22 range programs, 4.9 of 5.9 s).
+    The value is a variable ``v`` fixed at ``value``; :meth:`weigh` frees it
+    (the program over ``(x, v)`` of :func:`face_model`'s ``weight``).
 
     >>> program = FaceProgram(np.array([[1.0, 0.0], [0.0, 1.0]]), 0.25)
     >>> program.solve(np.array([0.0, 1.0])).x.round(6).tolist()
     [0.75, 0.25]
     >>> program.solve(np.array([1.0, 0.0])).x.round(6).tolist()
     [0.25, 0.75]
+    >>> program.weigh(4.0, np.array([[1.0, 0.0], [0.0, 1.0]]))
+    >>> point = program.solve(np.array([1.0, 0.0]))
+    >>> point.x.round(6).tolist(), round(point.value, 6)
+    ([0.5, 0.5], 0.5)
     >>> program.solve(np.zeros(3))
     Traceback (most recent call last):
         ...
@@ -145,11 +151,30 @@ class FaceProgram:
 
         self.shape, self.value = payoff.shape, float(value)
         self._solver = pywraplp.Solver.CreateSolver("GLOP")
-        if error := self._solver.LoadModelFromProto(face_model(payoff, value)):
+        # The (x, v) program with v fixed at the value: freeing v later (weigh) changes
+        # bounds only, and GLOP goes on from its basis.
+        if error := self._solver.LoadModelFromProto(face_model(payoff, value, weight=0.0)):
             raise SolverError(f"a face program was not built: {error}")
         self._solver.SetSolverSpecificParametersAsString(_TOLERANCES)
-        self._x = list(self._solver.variables())
+        *self._x, self._v = self._solver.variables()
+        self._v.SetBounds(self.value, self.value)
         self._constraints = list(self._solver.constraints())
+        self.weight: float | None = None
+
+    def weigh(self, weight: float | None, payoff: np.ndarray) -> None:
+        """Make the value a variable ``v`` with objective ``-weight`` (``face_model``'s ``weight``);
+        None fixes it at :attr:`value` again.
+
+        Only ``v``'s bounds and cost change, so the last optimal point stays
+        feasible and GLOP starts from its basis (the canonical search's second
+        program, near the first's optimum).
+        """
+        if (weight is None) != (self.weight is None):  # unchanged bounds are left alone
+            if weight is None:
+                self._v.SetBounds(self.value, self.value)
+            else:
+                self._v.SetBounds(float(payoff.min()) - 1.0, float(payoff.max()) + 1.0)
+        self.weight = None if weight is None else float(weight)
 
     def grow(self, payoff: np.ndarray) -> None:
         """Take the strategies ``payoff`` adds: its first rows and columns are the program's.
@@ -170,9 +195,10 @@ class FaceProgram:
                 self._constraints[j + 1].SetCoefficient(x, float(payoff[i, j]))
             self._x.append(x)
         for j in range(columns, payoff.shape[1]):
-            constraint = self._solver.Constraint(self.value, self._solver.infinity())
+            constraint = self._solver.Constraint(0.0, self._solver.infinity())
             for i in np.flatnonzero(payoff[:, j]).tolist():
                 constraint.SetCoefficient(self._x[i], float(payoff[i, j]))
+            constraint.SetCoefficient(self._v, -1.0)
             self._constraints.append(constraint)
         self.shape = payoff.shape
 
@@ -186,12 +212,12 @@ class FaceProgram:
         objective.Clear()
         for i in np.flatnonzero(cost).tolist():
             objective.SetCoefficient(self._x[i], float(cost[i]))
+        objective.SetCoefficient(self._v, 0.0 if self.weight is None else -self.weight)
         objective.SetMinimization()
         status = self._solver.Solve()
         if status != self._solver.OPTIMAL:
             raise SolverError(f"the canonical strategy's linear program was not solved ({status})")
         point = np.clip([v.solution_value() for v in self._x], 0.0, None)
         duals = np.array([c.dual_value() for c in self._constraints])
-        return FacePoint(
-            point / point.sum(), self.value, np.clip(duals[1:], 0.0, None), float(duals[0])
-        )
+        held = self.value if self.weight is None else float(self._v.solution_value())
+        return FacePoint(point / point.sum(), held, np.clip(duals[1:], 0.0, None), float(duals[0]))

@@ -363,9 +363,12 @@ def test_double_oracle_iterations_on_a_full_deal(solved):
     d, result = solved(1, INDEPENDENT, "margin")
     check_history(list(result.history), 1e-9)
     assert result.iterations == len(result.history)
-    # The history is the double oracle's; the canonical pair certifies its own bounds.
+    # The history is the double oracle's; the canonical pair certifies its own bounds, on the
+    # same value: each pair's lower bound is below the other's upper bound, to rounding.
     assert result.canonical and result.gap <= 1e-9
-    assert result.lower <= result.history[-1].upper and result.upper >= result.history[-1].lower
+    rounding = 1e-12 * max(1.0, abs(result.value))
+    assert result.lower <= result.history[-1].upper + rounding
+    assert result.upper >= result.history[-1].lower - rounding
     # The generator itself, on the same deal.
     oracle = DealDoubleOracle(d.holdings[0], d.holdings[1], INDEPENDENT, "margin")
     records = list(oracle.iterations(tolerance=1e-9))
