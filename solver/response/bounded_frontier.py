@@ -70,7 +70,8 @@ class _Stage:
     """The states of one level, their upper bounds, and their (state, multiset) options."""
 
     keys: np.ndarray  # (S,) sorted
-    upper: np.ndarray  # (S, n_packets - width) sorted completion bounds
+    upper: np.ndarray  # (S, n_packets - width) sorted completion bounds (no columns at
+    # level 1 unless a plan is all flushes: unread there)
     witness: np.ndarray  # (S, n_packets - width) one achievable sorted completion
     state: np.ndarray  # (pairs,) index of the state
     multiset: np.ndarray  # (pairs,) multiset removed
@@ -121,11 +122,15 @@ def _group_max(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Distinct keys (sorted), the component-wise maximum of their rows
     (``columns`` holds the rows by column, and so does the result), for each
-    key the index of its last row of largest score (scores are non-negative,
-    below 2**31), and the index of each
-    key among the distinct ones.
+    key the index of its last row of largest score (scores are non-negative),
+    and the index of each key among the distinct ones.
 
     Keys index dense arrays (they are below 5**8): no sorting.
+
+    >>> distinct, upper, pick, group = _group_max(
+    ...     np.array([7, 3, 7, 7]), np.array([[1, 4, 2, 1]]), np.array([2, 0, 5, 5]))
+    >>> distinct.tolist(), upper.tolist(), pick.tolist(), group.tolist()
+    ([3, 7], [[4, 2]], [1, 3], [1, 0, 1, 1])
     """
     seen = np.zeros(_KEY_RANGE, dtype=bool)
     seen[keys] = True
@@ -136,11 +141,15 @@ def _group_max(
     upper = np.zeros((columns.shape[0], distinct.shape[0]), dtype=columns.dtype)
     for j in range(columns.shape[0]):
         np.maximum.at(upper[j], group, columns[j])
-    # Score and index in one int64 (scores are small and non-negative): one
-    # maximum gives the last of the rows of largest score.
-    best = np.zeros(distinct.shape[0], dtype=np.int64)
-    np.maximum.at(best, group, (scores << 32) | np.arange(scores.shape[0]))
-    return distinct, upper, best & 0xFFFFFFFF, group
+    # The largest score of each key, then the last of its rows that reach it
+    # (few: a maximum over them), in the scores' own small dtype: no int64
+    # temporaries over all rows (their fresh pages cost more than the maxima).
+    top = np.zeros(distinct.shape[0], dtype=scores.dtype)
+    np.maximum.at(top, group, scores)
+    ties = np.flatnonzero(scores == top[group])
+    pick = np.zeros(distinct.shape[0], dtype=np.int64)
+    np.maximum.at(pick, group[ties], ties)
+    return distinct, upper, pick, group
 
 
 class HoldingFrontiers:
@@ -212,21 +221,27 @@ class HoldingFrontiers:
             root_rows = root_rows.astype(np.int64)
             n_roots = root_keys.shape[0]
             n_pairs = 0 if parent is None else parent.state.shape[0]
+            # Level 1's bounds are read only when a plan is all flushes (its
+            # profiles are known before level 1): otherwise only its witnesses are.
+            bounded = completed if width > 1 or 0 in plans else 0
             # Strengths are below 1024: the bounds are int16 (less memory traffic),
-            # by column (the pairs' gathers and maxima run on contiguous columns).
+            # by column (the pairs' gathers and maxima run on contiguous columns);
+            # scores (sums of at most 5 strengths) too.
             keys = np.empty(n_roots + n_pairs, dtype=np.int64)
-            columns = np.empty((completed, n_roots + n_pairs), dtype=np.int16)
-            scores = np.empty(n_roots + n_pairs, dtype=np.int64)
-            keys[:n_roots], columns[:, :n_roots] = root_keys, root_rows.T
+            columns = np.empty((bounded, n_roots + n_pairs), dtype=np.int16)
+            scores = np.empty(n_roots + n_pairs, dtype=np.int16)
+            keys[:n_roots], columns[:, :n_roots] = root_keys, root_rows.T[:bounded]
             scores[:n_roots] = root_rows.sum(axis=1)
             if parent is not None:
                 added = self.strength16[parent.multiset]
                 keys[n_roots:] = parent.child
-                # np.take: several times faster than fancy indexing of 2-d arrays.
-                _insert_into(
-                    np.take(parent.columns, parent.state, axis=1), added, columns[:, n_roots:]
-                )
-                np.add(parent.witness.sum(axis=1)[parent.state], added, out=scores[n_roots:])
+                if bounded:
+                    # np.take: several times faster than fancy indexing of 2-d arrays.
+                    _insert_into(
+                        np.take(parent.columns, parent.state, axis=1), added, columns[:, n_roots:]
+                    )
+                scored = parent.witness.sum(axis=1).astype(np.int16)
+                np.add(np.take(scored, parent.state), added, out=scores[n_roots:])
             distinct, bound, pick, group = _group_max(keys, columns, scores)
             if parent is not None:
                 stages[width + 1] = replace(parent, child_index=group[n_roots:])
@@ -264,11 +279,12 @@ class HoldingFrontiers:
         else:
             assert stage.child_index is not None  # set by _discover for every width > 1
             child_state = stage.child_index
-            all_sizes = np.diff(below.offsets)[child_state]
-            live = np.flatnonzero(all_sizes)
+            child_sizes = np.diff(below.offsets)
+            # Most children are empty: a bool gather over the pairs, then sizes of the few.
+            live = np.flatnonzero((child_sizes > 0)[child_state])
             if known.shape[0]:
                 live = self._pair_alive(stage, below, live, known)
-            sizes = all_sizes[live]
+            sizes = child_sizes[child_state[live]]
             pair = np.repeat(live, sizes)
             local = ragged_arange(sizes)
             child_row = np.repeat(below.offsets[child_state[live]], sizes) + local
