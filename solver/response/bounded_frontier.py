@@ -58,7 +58,7 @@ from solver.response.rank_frontier import (
     RankLevel,
     insert_sorted,
     multiset_table,
-    options_of,
+    option_runs,
     trace_row,
 )
 
@@ -254,14 +254,17 @@ class HoldingFrontiers:
                 witness[~from_root] = _insert_columns(
                     parent.witness[parent.state[pair]], self.strength[parent.multiset[pair]]
                 )
-            state, multiset = options_of(distinct) if width > 1 else (distinct[:0], distinct[:0])
+            n_options, multiset = (
+                option_runs(distinct) if width > 1 else (np.zeros_like(distinct), distinct[:0])
+            )
+            # Pairs come in runs by state: repeats, not gathers, give their states.
             stage = _Stage(
                 distinct,
                 bound.T.copy(),
                 witness,
-                state,
+                np.arange(distinct.shape[0]).repeat(n_options),
                 multiset,
-                distinct[state] - ms_keys[multiset],
+                distinct.repeat(n_options) - ms_keys[multiset],
                 columns=bound,
             )
             stages[width] = parent = stage
