@@ -73,9 +73,9 @@ class _Stage:
     upper: np.ndarray  # (S, n_packets - width) sorted completion bounds (no columns at
     # level 1 unless a plan is all flushes: unread there)
     witness: np.ndarray  # (S, n_packets - width) one achievable sorted completion
-    state: np.ndarray  # (pairs,) index of the state
+    state: np.ndarray  # (pairs,) index of the state (runs: pairs are by state)
     multiset: np.ndarray  # (pairs,) multiset removed
-    child: np.ndarray  # (pairs,) key of the state left, one level down
+    n_options: np.ndarray  # (S,) pairs of each state
     columns: np.ndarray  # (n_packets - width, S) the upper bounds by column
     child_index: np.ndarray | None = None  # (pairs,) its index among the next stage's keys
 
@@ -233,15 +233,20 @@ class HoldingFrontiers:
             keys[:n_roots], columns[:, :n_roots] = root_keys, root_rows.T[:bounded]
             scores[:n_roots] = root_rows.sum(axis=1)
             if parent is not None:
+                # Pairs come in runs by state: repeats, not gathers, spread the
+                # parents' keys, bounds and scores over them.
                 added = self.strength16[parent.multiset]
-                keys[n_roots:] = parent.child
+                np.subtract(
+                    parent.keys.repeat(parent.n_options),
+                    ms_keys[parent.multiset],
+                    out=keys[n_roots:],
+                )
                 if bounded:
-                    # np.take: several times faster than fancy indexing of 2-d arrays.
                     _insert_into(
-                        np.take(parent.columns, parent.state, axis=1), added, columns[:, n_roots:]
+                        parent.columns.repeat(parent.n_options, axis=1), added, columns[:, n_roots:]
                     )
                 scored = parent.witness.sum(axis=1).astype(np.int16)
-                np.add(np.take(scored, parent.state), added, out=scores[n_roots:])
+                np.add(scored.repeat(parent.n_options), added, out=scores[n_roots:])
             distinct, bound, pick, group = _group_max(keys, columns, scores)
             if parent is not None:
                 stages[width + 1] = replace(parent, child_index=group[n_roots:])
@@ -257,14 +262,13 @@ class HoldingFrontiers:
             n_options, multiset = (
                 option_runs(distinct) if width > 1 else (np.zeros_like(distinct), distinct[:0])
             )
-            # Pairs come in runs by state: repeats, not gathers, give their states.
             stage = _Stage(
                 distinct,
                 bound.T.copy(),
                 witness,
                 np.arange(distinct.shape[0]).repeat(n_options),
                 multiset,
-                distinct.repeat(n_options) - ms_keys[multiset],
+                n_options,
                 columns=bound,
             )
             stages[width] = parent = stage
