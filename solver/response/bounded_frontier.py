@@ -210,7 +210,6 @@ class HoldingFrontiers:
 
     def _discover(self, plans: dict[int, tuple[np.ndarray, np.ndarray]]) -> dict[int, _Stage]:
         """Every state reachable from the plans, top-down, with its bounds and witness."""
-        _, ms_keys, _ = multiset_table()
         stages: dict[int, _Stage] = {}
         parent: _Stage | None = None
         for width in range(self.n_packets, 0, -1):
@@ -220,33 +219,10 @@ class HoldingFrontiers:
             )
             root_rows = root_rows.astype(np.int64)
             n_roots = root_keys.shape[0]
-            n_pairs = 0 if parent is None else parent.state.shape[0]
             # Level 1's bounds are read only when a plan is all flushes (its
             # profiles are known before level 1): otherwise only its witnesses are.
             bounded = completed if width > 1 or 0 in plans else 0
-            # Strengths are below 1024: the bounds are int16 (less memory traffic),
-            # by column (the pairs' gathers and maxima run on contiguous columns);
-            # scores (sums of at most 5 strengths) too.
-            keys = np.empty(n_roots + n_pairs, dtype=np.int64)
-            columns = np.empty((bounded, n_roots + n_pairs), dtype=np.int16)
-            scores = np.empty(n_roots + n_pairs, dtype=np.int16)
-            keys[:n_roots], columns[:, :n_roots] = root_keys, root_rows.T[:bounded]
-            scores[:n_roots] = root_rows.sum(axis=1)
-            if parent is not None:
-                # Pairs come in runs by state: repeats, not gathers, spread the
-                # parents' keys, bounds and scores over them.
-                added = self.strength16[parent.multiset]
-                np.subtract(
-                    parent.keys.repeat(parent.n_options),
-                    ms_keys[parent.multiset],
-                    out=keys[n_roots:],
-                )
-                if bounded:
-                    _insert_into(
-                        parent.columns.repeat(parent.n_options, axis=1), added, columns[:, n_roots:]
-                    )
-                scored = parent.witness.sum(axis=1).astype(np.int16)
-                np.add(scored.repeat(parent.n_options), added, out=scores[n_roots:])
+            keys, columns, scores = self._candidates(parent, root_keys, root_rows, bounded)
             distinct, bound, pick, group = _group_max(keys, columns, scores)
             if parent is not None:
                 stages[width + 1] = replace(parent, child_index=group[n_roots:])
@@ -273,6 +249,34 @@ class HoldingFrontiers:
             )
             stages[width] = parent = stage
         return stages
+
+    def _candidates(
+        self, parent: _Stage | None, root_keys: np.ndarray, root_rows: np.ndarray, bounded: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A level's rows before grouping by state: the roots, then the parent's pairs
+        (their child's key, bound columns, ``bounded`` of them, and witness score)."""
+        _, ms_keys, _ = multiset_table()
+        n_roots = root_keys.shape[0]
+        n = n_roots + (0 if parent is None else parent.state.shape[0])
+        # Strengths are below 1024: the bounds are int16 (less memory traffic),
+        # by column (the pairs' gathers and maxima run on contiguous columns);
+        # scores (sums of at most 5 strengths) too.
+        keys = np.empty(n, dtype=np.int64)
+        columns = np.empty((bounded, n), dtype=np.int16)
+        scores = np.empty(n, dtype=np.int16)
+        keys[:n_roots], columns[:, :n_roots] = root_keys, root_rows.T[:bounded]
+        scores[:n_roots] = root_rows.sum(axis=1)
+        if parent is not None:
+            # Pairs come in runs by state: repeats, not gathers, spread the
+            # parents' keys, bounds and scores over them.
+            added = self.strength16[parent.multiset]
+            runs = parent.n_options
+            np.subtract(parent.keys.repeat(runs), ms_keys[parent.multiset], out=keys[n_roots:])
+            if bounded:
+                _insert_into(parent.columns.repeat(runs, axis=1), added, columns[:, n_roots:])
+            scored = parent.witness.sum(axis=1).astype(np.int16)
+            np.add(scored.repeat(runs), added, out=scores[n_roots:])
+        return keys, columns, scores
 
     def _compute(self, width: int, stage: _Stage, below: RankLevel, known: np.ndarray) -> RankLevel:
         """The pruned frontiers of one level's states, from the level below."""
