@@ -58,7 +58,7 @@ from solver.response.rank_frontier import (
     RankLevel,
     insert_sorted,
     multiset_table,
-    options_of,
+    option_runs,
     trace_row,
 )
 
@@ -70,11 +70,12 @@ class _Stage:
     """The states of one level, their upper bounds, and their (state, multiset) options."""
 
     keys: np.ndarray  # (S,) sorted
-    upper: np.ndarray  # (S, n_packets - width) sorted completion bounds
+    upper: np.ndarray  # (S, n_packets - width) sorted completion bounds (no columns at
+    # level 1 unless a plan is all flushes: unread there)
     witness: np.ndarray  # (S, n_packets - width) one achievable sorted completion
-    state: np.ndarray  # (pairs,) index of the state
+    state: np.ndarray  # (pairs,) index of the state (runs: pairs are by state)
     multiset: np.ndarray  # (pairs,) multiset removed
-    child: np.ndarray  # (pairs,) key of the state left, one level down
+    n_options: np.ndarray  # (S,) pairs of each state
     columns: np.ndarray  # (n_packets - width, S) the upper bounds by column
     child_index: np.ndarray | None = None  # (pairs,) its index among the next stage's keys
 
@@ -121,11 +122,15 @@ def _group_max(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Distinct keys (sorted), the component-wise maximum of their rows
     (``columns`` holds the rows by column, and so does the result), for each
-    key the index of its last row of largest score (scores are non-negative,
-    below 2**31), and the index of each
-    key among the distinct ones.
+    key the index of its last row of largest score (scores are non-negative),
+    and the index of each key among the distinct ones.
 
     Keys index dense arrays (they are below 5**8): no sorting.
+
+    >>> distinct, upper, pick, group = _group_max(
+    ...     np.array([7, 3, 7, 7]), np.array([[1, 4, 2, 1]]), np.array([2, 0, 5, 5]))
+    >>> distinct.tolist(), upper.tolist(), pick.tolist(), group.tolist()
+    ([3, 7], [[4, 2]], [1, 3], [1, 0, 1, 1])
     """
     seen = np.zeros(_KEY_RANGE, dtype=bool)
     seen[keys] = True
@@ -136,11 +141,15 @@ def _group_max(
     upper = np.zeros((columns.shape[0], distinct.shape[0]), dtype=columns.dtype)
     for j in range(columns.shape[0]):
         np.maximum.at(upper[j], group, columns[j])
-    # Score and index in one int64 (scores are small and non-negative): one
-    # maximum gives the last of the rows of largest score.
-    best = np.zeros(distinct.shape[0], dtype=np.int64)
-    np.maximum.at(best, group, (scores << 32) | np.arange(scores.shape[0]))
-    return distinct, upper, best & 0xFFFFFFFF, group
+    # The largest score of each key, then the last of its rows that reach it
+    # (few: a maximum over them), in the scores' own small dtype: no int64
+    # temporaries over all rows (their fresh pages cost more than the maxima).
+    top = np.zeros(distinct.shape[0], dtype=scores.dtype)
+    np.maximum.at(top, group, scores)
+    ties = np.flatnonzero(scores == top[group])
+    pick = np.zeros(distinct.shape[0], dtype=np.int64)
+    np.maximum.at(pick, group[ties], ties)
+    return distinct, upper, pick, group
 
 
 class HoldingFrontiers:
@@ -201,7 +210,6 @@ class HoldingFrontiers:
 
     def _discover(self, plans: dict[int, tuple[np.ndarray, np.ndarray]]) -> dict[int, _Stage]:
         """Every state reachable from the plans, top-down, with its bounds and witness."""
-        _, ms_keys, _ = multiset_table()
         stages: dict[int, _Stage] = {}
         parent: _Stage | None = None
         for width in range(self.n_packets, 0, -1):
@@ -211,22 +219,10 @@ class HoldingFrontiers:
             )
             root_rows = root_rows.astype(np.int64)
             n_roots = root_keys.shape[0]
-            n_pairs = 0 if parent is None else parent.state.shape[0]
-            # Strengths are below 1024: the bounds are int16 (less memory traffic),
-            # by column (the pairs' gathers and maxima run on contiguous columns).
-            keys = np.empty(n_roots + n_pairs, dtype=np.int64)
-            columns = np.empty((completed, n_roots + n_pairs), dtype=np.int16)
-            scores = np.empty(n_roots + n_pairs, dtype=np.int64)
-            keys[:n_roots], columns[:, :n_roots] = root_keys, root_rows.T
-            scores[:n_roots] = root_rows.sum(axis=1)
-            if parent is not None:
-                added = self.strength16[parent.multiset]
-                keys[n_roots:] = parent.child
-                # np.take: several times faster than fancy indexing of 2-d arrays.
-                _insert_into(
-                    np.take(parent.columns, parent.state, axis=1), added, columns[:, n_roots:]
-                )
-                np.add(parent.witness.sum(axis=1)[parent.state], added, out=scores[n_roots:])
+            # Level 1's bounds are read only when a plan is all flushes (its
+            # profiles are known before level 1): otherwise only its witnesses are.
+            bounded = completed if width > 1 or 0 in plans else 0
+            keys, columns, scores = self._candidates(parent, root_keys, root_rows, bounded)
             distinct, bound, pick, group = _group_max(keys, columns, scores)
             if parent is not None:
                 stages[width + 1] = replace(parent, child_index=group[n_roots:])
@@ -239,18 +235,48 @@ class HoldingFrontiers:
                 witness[~from_root] = _insert_columns(
                     parent.witness[parent.state[pair]], self.strength[parent.multiset[pair]]
                 )
-            state, multiset = options_of(distinct) if width > 1 else (distinct[:0], distinct[:0])
+            n_options, multiset = (
+                option_runs(distinct) if width > 1 else (np.zeros_like(distinct), distinct[:0])
+            )
             stage = _Stage(
                 distinct,
                 bound.T.copy(),
                 witness,
-                state,
+                np.arange(distinct.shape[0]).repeat(n_options),
                 multiset,
-                distinct[state] - ms_keys[multiset],
+                n_options,
                 columns=bound,
             )
             stages[width] = parent = stage
         return stages
+
+    def _candidates(
+        self, parent: _Stage | None, root_keys: np.ndarray, root_rows: np.ndarray, bounded: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A level's rows before grouping by state: the roots, then the parent's pairs
+        (their child's key, bound columns, ``bounded`` of them, and witness score)."""
+        _, ms_keys, _ = multiset_table()
+        n_roots = root_keys.shape[0]
+        n = n_roots + (0 if parent is None else parent.state.shape[0])
+        # Strengths are below 1024: the bounds are int16 (less memory traffic),
+        # by column (the pairs' gathers and maxima run on contiguous columns);
+        # scores (sums of at most 5 strengths) too.
+        keys = np.empty(n, dtype=np.int64)
+        columns = np.empty((bounded, n), dtype=np.int16)
+        scores = np.empty(n, dtype=np.int16)
+        keys[:n_roots], columns[:, :n_roots] = root_keys, root_rows.T[:bounded]
+        scores[:n_roots] = root_rows.sum(axis=1)
+        if parent is not None:
+            # Pairs come in runs by state: repeats, not gathers, spread the
+            # parents' keys, bounds and scores over them.
+            added = self.strength16[parent.multiset]
+            runs = parent.n_options
+            np.subtract(parent.keys.repeat(runs), ms_keys[parent.multiset], out=keys[n_roots:])
+            if bounded:
+                _insert_into(parent.columns.repeat(runs, axis=1), added, columns[:, n_roots:])
+            scored = parent.witness.sum(axis=1).astype(np.int16)
+            np.add(scored.repeat(runs), added, out=scores[n_roots:])
+        return keys, columns, scores
 
     def _compute(self, width: int, stage: _Stage, below: RankLevel, known: np.ndarray) -> RankLevel:
         """The pruned frontiers of one level's states, from the level below."""
@@ -264,11 +290,12 @@ class HoldingFrontiers:
         else:
             assert stage.child_index is not None  # set by _discover for every width > 1
             child_state = stage.child_index
-            all_sizes = np.diff(below.offsets)[child_state]
-            live = np.flatnonzero(all_sizes)
+            child_sizes = np.diff(below.offsets)
+            # Most children are empty: a bool gather over the pairs, then sizes of the few.
+            live = np.flatnonzero((child_sizes > 0)[child_state])
             if known.shape[0]:
                 live = self._pair_alive(stage, below, live, known)
-            sizes = all_sizes[live]
+            sizes = child_sizes[child_state[live]]
             pair = np.repeat(live, sizes)
             local = ragged_arange(sizes)
             child_row = np.repeat(below.offsets[child_state[live]], sizes) + local

@@ -460,6 +460,22 @@ def test_bounded_frontier_equals_the_plain_recursion(option):
         )
 
 
+@pytest.mark.parametrize("points", [TWO, THREE])
+def test_bounded_frontier_with_an_all_flush_plan_equals_the_plain_recursion(points):
+    """Every packet can be a flush: level 0 has complete profiles before level 1, whose
+    bounds (otherwise never read, and not built) then prune; still the plain frontier."""
+    rules = Rules().with_points(points)
+    n = rules.n_packets
+    rng = np.random.default_rng(n)
+    for _ in range(3):
+        holding = [int(r) * 4 + s for s in range(n) for r in rng.choice(8, 5, replace=False)]
+        plans = _flush_plans(check_holding(holding, rules), rules)
+        assert int(plans.n_flushes.max()) == n
+        np.testing.assert_array_equal(
+            frontier(holding, rules).profiles, plain_profiles(holding, rules)
+        )
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--write-fingerprints"]:
     write_fingerprints()
 
