@@ -52,6 +52,7 @@ COMMANDS = {
 }
 TARGETS = {"quintet suggest --seed 1": 0.3, 'quintet eval "As Ks Qs Js Ts"': 0.25}
 TASK_TARGETS = {"frontier": 0.04, "margin": 0.12, "win": 0.2, "book": 0.5}
+MIRROR_CLASSES = 156_248  # suit classes of mirror deals (solver.book.canonical)
 TASKS = ("frontier", *PAYOFFS, "book")
 
 
@@ -142,8 +143,9 @@ def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
     """CPU of the cold frontier and the equilibria, fresh processes, checkouts alternating."""
     table = h.Table(
         "Frontier and exact equilibrium, in process, CPU (mirror deals)",
-        "task; implementation; deals; certified; median; p95; max; target; max |value - first|",
-        "llrrrrrlr",
+        "task; implementation; deals; certified; median; mean; p95; max; target; "
+        "max |value - first|",
+        "llrrrrrrlr",
     )
     tasks = [(seed + i, task) for i in range(deals) for task in TASKS]
 
@@ -163,13 +165,26 @@ def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
             solved = task in PAYOFFS
             certified = sum(r["gap"] <= CERTIFIED for r in done) if solved else None
             values = [abs(r["value"] - first[(r["deal"], task)]["value"]) for r in done if solved]
-            ok = h.median(cpu) <= TASK_TARGETS[task]
+            # The book's target is a mean: the whole mirror game is classes x the mean.
+            typical = h.mean(cpu) if task == "book" else h.median(cpu)
+            ok = typical <= TASK_TARGETS[task]
+            median, p95, most = h.spread(cpu)
             table.add(
                 f"{task}; {name}; {len(cpu)}; "
                 + (f"{certified}/{len(cpu)}" if solved else "-")
-                + f"; {'; '.join(h.spread(cpu))}; <= {TASK_TARGETS[task]} s: {h.met(ok)}; "
+                + f"; {median}; {h.seconds(h.mean(cpu))}; {p95}; {most}; "
+                + f"<= {TASK_TARGETS[task]} s: {h.met(ok)}; "
                 + (f"{max(values):.1e}" if values else "-")
             )
+            if task == "book":
+                hours = h.mean(cpu) * MIRROR_CLASSES / 3600
+                table.notes.append(
+                    f"book, {name}: the whole mirror game ({MIRROR_CLASSES:,} classes, both "
+                    f"payoffs) at this mean: {hours:.0f} core-hours (target 22)"
+                )
+    table.notes.append(
+        "target met: by the median, the book's by the mean (the whole game costs the mean)"
+    )
     return table
 
 

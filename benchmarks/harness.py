@@ -118,6 +118,10 @@ def median(values: Iterable[float]) -> float:
     return float(statistics.median(values))
 
 
+def mean(values: Iterable[float]) -> float:
+    return float(statistics.fmean(values))
+
+
 def p95(values: Sequence[float]) -> float:  # linear interpolation
     return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
 
