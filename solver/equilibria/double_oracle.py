@@ -47,8 +47,9 @@ of step 2 hold for any strategies ``x`` and ``y``.  With a
 approximately by regret matching (cheap matrix-vector products, no
 pivots), the sets growing as usual; once the certified gap is below the
 warm-up's, the strategies the approximate solution uses are kept (the rest
-count as dropped) and the iteration goes on exactly as above, so the
-result is the same exact equilibrium.  On large, degenerate games the
+count as dropped; their probabilities may guess the first exact program's
+basis) and the iteration goes on exactly as above, so the result is the
+same exact equilibrium.  On large, degenerate games the
 exact phase then starts near the support, and skips most of the linear
 programs the sets' growth would have cost.
 
@@ -433,16 +434,24 @@ class DoubleOracle:
         """Keep the strategies the approximate solution uses; solve exactly from now on.
 
         A strategy stays if its probability is at least ``keep`` over the
-        set's size (the most likely one always does).
+        set's size (the most likely one always does).  With
+        :attr:`WarmUp.guess`, the kept probabilities guess the first exact
+        program's basis.
         """
 
-        def used(side: _Side, mixed: np.ndarray) -> list[int]:
+        def used(mixed: np.ndarray) -> np.ndarray:
             kept = mixed >= keep / mixed.shape[0]
             kept[np.argmax(mixed)] = True
-            return [s for s, k in zip(side.strategies, kept.tolist(), strict=True) if k]
+            return np.flatnonzero(kept)
 
-        rows = used(self.rows, x)
-        self._restrict(rows, rows if self.oracle.symmetric else used(self.columns, y))
+        rows = used(x)
+        columns = rows if self.oracle.symmetric else used(y)
+        guess = self._warming is not None and self._warming[0].guess
+        self._restrict(
+            [self.rows.strategies[i] for i in rows], [self.columns.strategies[j] for j in columns]
+        )
+        if guess:
+            self.lp.guess(x[rows], y[columns])
         self._warming = None
 
     def _restrict(self, rows: list[int], columns: list[int]) -> None:
