@@ -47,10 +47,10 @@ of step 2 hold for any strategies ``x`` and ``y``.  With a
 approximately by regret matching (cheap matrix-vector products, no
 pivots), the sets growing as usual; once the certified gap is below the
 warm-up's, the strategies the approximate solution uses are kept (the rest
-count as dropped) and the iteration goes on exactly as above, so the
-result is the same exact equilibrium.  On large, degenerate games the
-exact phase then starts near the support, and skips most of the linear
-programs the sets' growth would have cost.
+count as dropped; their probabilities may guess the first exact program's
+basis) and the iteration goes on exactly as above, so the result is the
+same exact equilibrium.  On large, degenerate games the exact phase then
+starts near the support, skipping most of the programs the growth would cost.
 
 Symmetric games (``u(a, b) = -u(b, a)`` over one strategy set) keep one
 set: the row solution is optimal for both sides, the value is 0, and
@@ -393,7 +393,7 @@ class DoubleOracle:
         if self._warming is not None and (
             self._certified <= self._warming[0].gap or not (new_rows or new_columns)
         ):
-            self._end_warm_up(x, y, self._warming[0].keep)
+            self._end_warm_up(x, y, self._warming[0])
             return True  # the next restricted game is solved exactly
         if not new_rows and not new_columns:
             return False
@@ -428,20 +428,24 @@ class DoubleOracle:
             return  # too little to gain: less than a quarter would go
         self._restrict(rows, columns)
 
-    def _end_warm_up(self, x: np.ndarray, y: np.ndarray, keep: float) -> None:
+    def _end_warm_up(self, x: np.ndarray, y: np.ndarray, warm_up: WarmUp) -> None:
         """Keep the strategies the approximate solution uses; solve exactly from now on.
 
-        A strategy stays if its probability is at least ``keep`` over the
-        set's size (the most likely one always does).
+        A strategy stays if its probability is at least ``warm_up.keep`` over
+        the set's size (the most likely one always does); with ``warm_up.guess``
+        the kept probabilities guess the first exact program's basis.
         """
 
-        def used(side: _Side, mixed: np.ndarray) -> list[int]:
-            kept = mixed >= keep / mixed.shape[0]
+        def used(mixed: np.ndarray) -> np.ndarray:
+            kept = mixed >= warm_up.keep / mixed.shape[0]
             kept[np.argmax(mixed)] = True
-            return [s for s, k in zip(side.strategies, kept.tolist(), strict=True) if k]
+            return np.flatnonzero(kept)
 
-        rows = used(self.rows, x)
-        self._restrict(rows, rows if self.oracle.symmetric else used(self.columns, y))
+        rows, columns = used(x), used(y)  # the same in a symmetric game (x = y)
+        row_ids, column_ids = self.rows.strategies, self.columns.strategies
+        self._restrict([row_ids[i] for i in rows], [column_ids[j] for j in columns])
+        if warm_up.guess:
+            self.lp.guess(x[rows], y[columns])
         self._warming = None
 
     def _restrict(self, rows: list[int], columns: list[int]) -> None:

@@ -52,6 +52,11 @@ _GLOP_PARAMETERS = (
 # The warm simplex's answer is used when the bounds it certifies on the
 # restricted game are this close; otherwise GLOP solves it afresh.
 _WARM_GAP = 1e-10
+# A guessed equilibrium's strategies of probability at least this over uniform
+# start the warm simplex's first basis (MatrixGameLP.guess).  A quarter: the first
+# exact solve of mirror win deals 4, 36 and 39 took 613, 460 and 82 pivots instead of
+# 1,626, 1,153 and 248 from the slacks (a half: about as many on deals 4 and 36).
+_GUESSED = 0.25
 
 
 @dataclass(frozen=True)
@@ -207,6 +212,7 @@ class MatrixGameLP:
         self._rows = 0
         self._columns = 0
         self._simplex: WarmSimplex | None = None
+        self._guess: tuple[np.ndarray, np.ndarray] | None = None  # see guess()
         self.fallbacks = 0  # solves the warm simplex handed to GLOP
 
     @classmethod
@@ -233,6 +239,49 @@ class MatrixGameLP:
                 self._simplex = None
         self._storage = kept
         self._rows, self._columns = kept.shape
+
+    def guess(self, row: np.ndarray, column: np.ndarray) -> None:
+        """An approximate equilibrium of the current game, to start the next solve from.
+
+        Used by the warm simplex if it starts afresh at that solve
+        (:meth:`WarmSimplex.crash`): the strategies of probability at least
+        :data:`_GUESSED` over uniform, as many on each side, most likely first,
+        make its first basis.  A guess for a game that has grown since is
+        dropped.
+
+        >>> lp = MatrixGameLP.from_matrix([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0]], warm=True)
+        >>> lp.guess(np.array([0.5, 0.5]), np.array([0.2, 0.3, 0.5]))
+        >>> lp.guess(np.array([1.0]), np.array([0.2, 0.3, 0.5]))
+        Traceback (most recent call last):
+            ...
+        solver.errors.SolverError: a guess needs non-negative weights, not all zero, for 2 x 3 strategies
+        """
+        row, column = np.asarray(row, dtype=np.float64), np.asarray(column, dtype=np.float64)
+        if (row.shape[0], column.shape[0]) != self.shape or not all(
+            (p >= 0).all() and p.sum() > 0 for p in (row, column)
+        ):
+            raise SolverError(
+                "a guess needs non-negative weights, not all zero, "
+                f"for {self._rows} x {self._columns} strategies"
+            )
+        self._guess = (row / row.sum(), column / column.sum())
+
+    def _new_simplex(self, matrix: np.ndarray) -> WarmSimplex:
+        """A warm simplex for ``matrix``, from the guessed basis if there is one."""
+        lowest = float(matrix.min())
+        if self.lowest is not None:
+            lowest = min(lowest, self.lowest)
+        simplex = WarmSimplex(shift=1.0 - lowest)
+        guess, self._guess = self._guess, None
+        if guess is None or (guess[0].shape[0], guess[1].shape[0]) != matrix.shape:
+            return simplex
+        count = min(int((p >= _GUESSED / p.shape[0]).sum()) for p in guess)
+        rows, columns = (np.argsort(-p, kind="stable")[:count] for p in guess)
+        try:
+            simplex.crash(matrix, rows, columns)
+        except SimplexError:  # a singular guess: from the slack basis
+            return WarmSimplex(shift=1.0 - lowest)
+        return simplex
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -283,17 +332,23 @@ class MatrixGameLP:
         matrix = self._storage[: self._rows, : self._columns]
         if not self.warm:
             return _solve_lp(matrix, self.baseline)
+        guessed = self._simplex is None and self._guess is not None
         if self._simplex is None:
-            lowest = float(matrix.min())
-            if self.lowest is not None:
-                lowest = min(lowest, self.lowest)
-            self._simplex = WarmSimplex(shift=1.0 - lowest)
+            self._simplex = self._new_simplex(matrix)
+        self._guess = None
         try:
             # One BLAS thread: the simplex's products are matrix-vector ones on a
             # few hundred rows, where OpenBLAS's threads cost more than they save
             # (about 3x the CPU, and far more wall time on a loaded machine).
             with one_blas_thread():
-                row, column, value = self._simplex.solve(matrix)
+                try:
+                    row, column, value = self._simplex.solve(matrix)
+                except SimplexError:
+                    if not guessed:
+                        raise
+                    # The guessed basis did not become feasible soon: from the slacks.
+                    self._simplex = WarmSimplex(shift=self._simplex.shift)
+                    row, column, value = self._simplex.solve(matrix)
         except SimplexError:
             self._simplex = None  # start afresh next time (with a new shift)
         else:

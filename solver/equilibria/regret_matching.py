@@ -70,12 +70,17 @@ class WarmUp:
         ``gap``, if that is more): while the best responses still gain far
         more than the restricted game's error, a finer solution buys
         nothing.  0: always all ``iterations``.
+    guess
+        Start the exact phase's first linear program from the basis the
+        averages suggest (:meth:`~solver.equilibria.matrix_game.MatrixGameLP.guess`)
+        rather than from the slacks'.
     """
 
     gap: float
     iterations: int = 500
     keep: float = 0.5
     relative: float = 0.5
+    guess: bool = False
 
     def target(self, certified: float) -> float:
         """The restricted game's gap at which its rounds may stop, after ``certified``.

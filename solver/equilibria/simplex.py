@@ -16,6 +16,10 @@ basis stays a good start:
 * a new **row** is a new constraint whose slack joins the basis: the duals
   (and so dual feasibility) are unchanged, so the dual simplex goes on.
 
+The first game may start from a guessed basis instead of the slacks'
+(:meth:`WarmSimplex.crash`, from an approximate equilibrium: on mirror win
+deals, the first exact game after double oracle's warm-up took 60-67% fewer pivots).
+
 A solve therefore runs the dual simplex on the new rows, then the primal
 simplex on the new columns (this order took about 20% fewer pivots than the
 other on win games).  Both price by steepest edge, with exact weight
@@ -53,6 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver.equilibria.ratio_test import harris
 from solver.errors import SimplexError
 
 __all__ = ["REFACTOR_EVERY", "WarmSimplex"]
@@ -66,29 +71,12 @@ _OPTIMALITY_TOLERANCE = 1e-11
 _PIVOT_TOLERANCE = 1e-9
 # Primal values below -_FEASIBILITY_TOLERANCE are infeasible.
 _FEASIBILITY_TOLERANCE = 1e-12
-# Feasibility the ratio tests may give up for a larger pivot.
-_HARRIS_SLACK = 1e-11
 # Size of the right-hand-side perturbation (relative to 1).
 _PERTURBATION = 1e-7
 # A pivot is computed twice, from the basis inverse's row and from its
 # column; when the two disagree by more than this (relatively), rounding has
 # built up in the inverse, which is refactored before the pivot is chosen again.
 _PIVOT_AGREEMENT = 1e-7
-
-
-def _harris(numerators: np.ndarray, pivots: np.ndarray, candidates: np.ndarray) -> int:
-    """Harris's two-pass ratio test: the largest pivot among the near-minimal ratios.
-
-    Over the entries where ``candidates`` is true (their ``pivots`` are
-    positive, their ``numerators`` non-negative), allowing each ratio a
-    slack of ``_HARRIS_SLACK`` lets a large, stable pivot win over a tiny
-    one at almost the same ratio.  Returns -1 if there is no candidate.
-    """
-    sizes = np.where(candidates, pivots, 1.0)
-    bound = np.where(candidates, (numerators + _HARRIS_SLACK) / sizes, np.inf).min()
-    eligible = candidates & (numerators / sizes <= bound)
-    chosen = int(np.argmax(np.where(eligible, pivots, -np.inf)))
-    return chosen if eligible[chosen] else -1
 
 
 class WarmSimplex:
@@ -117,6 +105,7 @@ class WarmSimplex:
         self._values = np.zeros(0)  # of the basic variables
         self._rhs = np.zeros(0)  # 1 + a tiny perturbation per row
         self._refreshed = False  # set when a refactorization recomputed the values
+        self._budget: int | None = None  # pivots a crash basis has to become feasible
         self.pivots = 0
 
     # -- the basis inverse --------------------------------------------------
@@ -284,9 +273,7 @@ class WarmSimplex:
                 return
             entering = self._variable(chosen)
             direction = self._ftran(self._column_of(payoff, entering))
-            leaving = _harris(
-                np.maximum(self._values, 0.0), direction, direction > _PIVOT_TOLERANCE
-            )
+            leaving = harris(np.maximum(self._values, 0.0), direction, direction > _PIVOT_TOLERANCE)
             if leaving < 0:
                 raise SimplexError("the program looks unbounded")
             inverse_row = self._inverse_row(leaving)
@@ -335,7 +322,7 @@ class WarmSimplex:
             inverse_row = self._inverse_row(leaving)
             alpha = self._times_matrix(inverse_row, payoff)
             alpha[basic_flat] = 0.0
-            chosen = _harris(-reduced, -alpha, alpha < -_PIVOT_TOLERANCE)
+            chosen = harris(-reduced, -alpha, alpha < -_PIVOT_TOLERANCE)
             if chosen < 0:
                 raise SimplexError("the program looks infeasible")
             entering = self._variable(chosen)
@@ -393,8 +380,9 @@ class WarmSimplex:
                 "restart with a larger shift"
             )
         limit = 50 * (rows + columns) + 1000
-        # After restrict() the basis may be infeasible: make it feasible first.
-        self._dual(payoff[: self._rows, : self._columns], limit)
+        # After restrict() or crash() the basis may be infeasible: make it feasible first.
+        budget, self._budget = self._budget, None
+        self._dual(payoff[: self._rows, : self._columns], limit if budget is None else budget)
         # New rows: their slacks join the basis, which stays dual feasible
         # (for the old columns), so the dual simplex re-optimizes.
         if rows > self._rows:
@@ -448,6 +436,26 @@ class WarmSimplex:
         self._basic = basic.astype(np.int64)
         self._reset_updates()
         self._refactor(payoff)
+
+    def crash(self, payoff: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> None:
+        """Start the first solve of ``payoff`` from a guessed basis instead of the slacks'.
+
+        ``columns[k]`` is basic in place of row ``rows[k]``'s slack: from an
+        approximate equilibrium ``x, y``, an optimal basis holds ``y``'s
+        support, and the rows of ``x``'s support are tight (slacks out).  The guess need be neither primal nor dual feasible:
+        :meth:`solve` makes it feasible first, as after :meth:`restrict`, and
+        gives up (:class:`SimplexError`) after ``rows + columns`` pivots at that,
+        as it does here on a used program or a singular guess.
+        """
+        if self._rows or self._columns or payoff.min() + self.shift < 1.0:
+            raise SimplexError("a crash basis needs a new program within the shift")
+        self._rows, self._columns = payoff.shape
+        self._rhs = 1.0 + _PERTURBATION * self._rng.random(self._rows)
+        self._basic = -1 - np.arange(self._rows, dtype=np.int64)
+        self._basic[np.asarray(rows, dtype=np.int64)] = columns
+        self._reset_updates()
+        self._refactor(payoff)
+        self._budget = self._rows + self._columns
 
     def _accurate(self, payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The basis's values and duals for the unperturbed right-hand side, from one fresh LU.

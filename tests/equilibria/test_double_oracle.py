@@ -283,6 +283,27 @@ def test_warm_up_on_symmetric_games(seed):
     assert any(after < before for before, after in pairwise(sizes))
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_guessed_first_basis_ends_at_the_same_equilibrium(seed):
+    # WarmUp.guess changes only where the first exact program starts.
+    payoff = antisymmetric(np.random.default_rng(seed), 150)
+    solutions = []
+    for guess in (False, True):
+        warm_up = WarmUp(gap=0.1, iterations=200, guess=guess)
+        search = DoubleOracle(
+            MatrixOracle(payoff, symmetric=True),
+            per_iteration=10,
+            warm_simplex=True,
+            warm_up=warm_up,
+        )
+        list(search.iterations())
+        assert search.lp.fallbacks == 0
+        solutions.append(search.solution())
+    for solution in solutions:
+        assert solution.value == 0.0 and solution.gap <= 1e-9
+        check_certificate(solution, payoff)
+
+
 def test_warm_up_bounds_are_certified_from_the_first_iteration():
     # The approximate strategies' bounds hold for the whole game too.
     payoff = antisymmetric(np.random.default_rng(9), 80)

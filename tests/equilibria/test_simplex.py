@@ -204,3 +204,101 @@ def test_paired_products_equal_the_single_ones():
     products = simplex._times_matrix_pair(first, second, payoff)
     np.testing.assert_allclose(products[0], simplex._times_matrix(first, payoff), rtol=1e-12)
     np.testing.assert_allclose(products[1], simplex._times_matrix(second, payoff), rtol=1e-12)
+
+
+def equilibrium_supports(payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    solution = solve_matrix_game(payoff)
+    return np.flatnonzero(solution.row > 1e-9), np.flatnonzero(solution.column > 1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_crash_basis_from_the_equilibrium_needs_no_pivot(seed):
+    # A generic game's equilibrium has supports of one size, and the basis of
+    # y's support with x's rows tight is optimal: the first solve only reads it.
+    rng = np.random.default_rng(seed)
+    payoff = rng.normal(size=(40, 50))
+    rows, columns = equilibrium_supports(payoff)
+    assert rows.size == columns.size
+    simplex = WarmSimplex(shift=1.0 - payoff.min() + 1.0)
+    simplex.crash(payoff, rows, columns)
+    check(simplex, payoff)
+    assert simplex.pivots == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("symmetric", [True, False])
+def test_a_crash_basis_from_a_rough_guess_solves_and_grows(seed, symmetric):
+    # Neither primal nor dual feasible: the solve must still end optimal,
+    # and the game grow from it as from any other basis.
+    rng = np.random.default_rng(seed)
+    payoff = win_game(rng, 120, symmetric)
+    guess = rng.permutation(80)[:30]
+    simplex = WarmSimplex(shift=2.0, seed=seed)
+    simplex.crash(payoff[:80, :80], guess, guess if symmetric else rng.permutation(80)[:30])
+    check(simplex, payoff[:80, :80])
+    check(simplex, payoff)
+
+
+def test_a_crash_basis_needs_a_new_program_and_a_regular_guess():
+    payoff = np.array([[1.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+    with pytest.raises(SimplexError, match="singular"):
+        WarmSimplex(shift=1.0).crash(payoff, np.array([0, 1]), np.array([0, 1]))
+    simplex = WarmSimplex(shift=1.0)
+    simplex.solve(payoff)
+    with pytest.raises(SimplexError, match="new program"):
+        simplex.crash(payoff, np.array([0]), np.array([2]))
+    with pytest.raises(SimplexError, match="new program"):
+        WarmSimplex(shift=0.5).crash(payoff, np.array([0]), np.array([2]))
+
+
+def test_matrix_game_lp_starts_from_a_guess():
+    rng = np.random.default_rng(11)
+    payoff = win_game(rng, 60, symmetric=True)
+    exact = solve_matrix_game(payoff)
+    pivots = []
+    for guess in (None, (exact.row, exact.column)):
+        lp = MatrixGameLP.from_matrix(payoff, lowest=-1.0, warm=True)
+        if guess is not None:
+            lp.guess(*guess)
+        lp.solve()
+        assert lp._simplex is not None
+        pivots.append(lp._simplex.pivots)
+    assert pivots[1] < pivots[0] / 4  # the equilibrium's basis, or nearly
+    for row, column in (
+        (exact.row, exact.column),  # the equilibrium itself
+        (rng.random(60), rng.random(60)),  # a poor guess
+        (np.ones(60), np.ones(60)),  # every strategy: the whole game as the basis
+        (np.ones(59), np.ones(59)),  # for the game before it grew: dropped
+    ):
+        lp = MatrixGameLP.from_matrix(payoff[: row.size, : column.size], lowest=-1.0, warm=True)
+        lp.guess(row, column)
+        for payoffs in payoff[row.size :, : column.size]:
+            lp.add_row(payoffs)
+        for payoffs in payoff[:, column.size :].T:
+            lp.add_column(payoffs)
+        solution = lp.solve()
+        assert solution.value == pytest.approx(0.0, abs=EXACT) and solution.gap <= EXACT
+        assert lp.fallbacks == 0
+
+
+def test_a_guess_that_does_not_get_feasible_soon_restarts_from_the_slacks(monkeypatch):
+    # No pivot allowed to make the guessed basis feasible: the solve starts
+    # again from the slack basis, with no GLOP fallback.
+    crash = WarmSimplex.crash
+
+    def no_budget(self, payoff, rows, columns):
+        crash(self, payoff, rows, columns)
+        self._budget = 0
+
+    monkeypatch.setattr(WarmSimplex, "crash", no_budget)
+    rng = np.random.default_rng(3)
+    payoff = win_game(rng, 60, symmetric=True)
+    lp = MatrixGameLP.from_matrix(payoff, lowest=-1.0, warm=True)
+    lp.guess(rng.random(60), rng.random(60))
+    solution = lp.solve()
+    assert solution.value == pytest.approx(0.0, abs=EXACT) and solution.gap <= EXACT
+    assert lp.fallbacks == 0
+    fresh = MatrixGameLP.from_matrix(payoff, lowest=-1.0, warm=True)
+    fresh.solve()
+    assert lp._simplex is not None and fresh._simplex is not None
+    assert lp._simplex.pivots == fresh._simplex.pivots  # the slack basis's path
