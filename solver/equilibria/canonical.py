@@ -65,7 +65,7 @@ optimum is ``(x*, v*)``: the least-cost optimal vertex and the value, a
 vertex of that program's polyhedron, the same for every such ``W``.  So
 ``W`` starts at :data:`_FIRST_WEIGHT` and is multiplied by sixteen while
 ``v`` stays below the value; only the objective changes, and GLOP goes on
-from its last basis (one GLOP model per search, :func:`_warm_program`).
+from its last basis (one GLOP model per search, :func:`~solver.equilibria.face_program.warm_program`).
 Until issue #25 a first search at the fixed value ``v - SLACK`` measured
 the slope (4e4 to 2.3e5 on mirror win deals 1-12), and its program cost as
 much as the weighted one: half of the selection.  Last, ``(x*, v*)`` is
@@ -100,9 +100,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.equilibria.double_oracle import DoubleOracle
-from solver.equilibria.face_program import FacePoint, FaceProgram, least_cost
+from solver.equilibria.face_program import FacePoint, FaceProgram, Program, least_cost, warm_program
 from solver.equilibria.matrix_game import one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, PayoffOracle
+from solver.equilibria.vertex import structural_vertex
 from solver.errors import SolverError
 
 __all__ = [
@@ -120,13 +121,10 @@ SLACK = 1e-10
 
 # A constraint violated, or a price positive, by more than this adds a strategy.
 _VIOLATION = 1e-11
-# How far the recomputed vertex may miss its equations, bounds and value by
-# rounding (payoffs of up to 25 points: a few 1e-14 are met).
+# How far the weighted search's value may fall short of the game's by rounding.
 _ROUNDING = 1e-11
-# A constraint this close to holding with equality at the final point is tight.
+# A restricted strategy this close to the best response's value is one (the search's start).
 _TIGHT = 1e-9
-_ZERO = 1e-12  # a probability above this is in the support
-_RANK = 1e-12  # a QR pivot below this (relative to the largest) counts as rank deficient
 # Weights on v tried, the first and each 16 times the last: one must exceed the least
 # cost's slope at the value (measured on mirror win deals 1-12: 4e4 to 2.3e5 per unit).
 _FIRST_WEIGHT = 1e5
@@ -250,40 +248,6 @@ def _new(
     return [int(s) for s in ids[order].tolist() if int(s) not in taken][:_PER_ROUND]
 
 
-# Solves a face program: (payoff, value, cost, weight) as least_cost takes them.
-Program = Callable[[np.ndarray, float, np.ndarray, "float | None"], FacePoint]
-
-
-def _warm_program(programs: dict[int, FaceProgram], key: int) -> Program:
-    """Face programs solved on one GLOP model kept in ``programs[key]``, each warm from the last.
-
-    The model grows with the search's sets, takes the value as a variable
-    when a ``weight`` comes (:meth:`FaceProgram.weigh`), and is built afresh
-    for another fixed value, or if GLOP gives up on it; the optimum is the
-    program's, whichever basis it starts from.
-    """
-
-    def solve(
-        payoff: np.ndarray, value: float, cost: np.ndarray, weight: float | None
-    ) -> FacePoint:
-        kept = programs.get(key)
-        if kept is None or (weight is None and kept.value != value):
-            kept = programs[key] = FaceProgram(payoff, value)
-        elif kept.shape != payoff.shape:  # the sets grew: a search only adds
-            kept.grow(payoff)
-        for attempt in range(2):
-            kept.weigh(weight, payoff)
-            try:
-                return kept.solve(cost)
-            except SolverError:  # GLOP gave up on the changed program: once more from scratch
-                if attempt:
-                    raise
-                kept = programs[key] = FaceProgram(payoff, value)
-        raise AssertionError("unreachable")
-
-    return solve
-
-
 def _search(
     side: _Side,
     value: float,
@@ -322,58 +286,10 @@ def _search(
     raise SolverError("the canonical strategy's search did not converge")
 
 
-def _least_squares(system: np.ndarray, target: np.ndarray) -> np.ndarray | None:
-    """The least-squares solution of a system of full column rank (Householder QR), else None.
-
-    QR, not the SVD of ``numpy.linalg.lstsq``: a tenth of the time on these
-    systems of hundreds of rows (0.35 s of mirror win deal 9's 1.4 s selection).
-    A rank QR does not reveal shows as a large residual, which the caller checks.
-    """
-    rows, columns = system.shape
-    if rows < columns:
-        return None
-    q, r = np.linalg.qr(system)
-    diagonal = np.abs(np.diag(r))
-    if not diagonal.min() > _RANK * diagonal.max():  # also NaN
-        return None
-    return np.linalg.solve(r, q.T @ target)
-
-
-def _vertex(payoff: np.ndarray, x: np.ndarray, value: float) -> np.ndarray | None:
-    """The vertex ``(x, v)`` of the value program that ``x`` approximates, from its structure.
-
-    Support ``S`` (``x > 0``), tight set ``B`` (slack at most :data:`_TIGHT`),
-    and ``[A_SB^T, -1; 1^T, 0] (x_S, v) = (0, 1)`` solved by least squares: no
-    input value.  None unless the system has full column rank, is consistent,
-    and its solution is feasible and holds ``value`` (to :data:`_ROUNDING`).
-    """
-    support = np.flatnonzero(x > _ZERO)
-    binding = np.flatnonzero(x @ payoff - value <= _TIGHT)
-    system = np.zeros((binding.shape[0] + 1, support.shape[0] + 1))
-    system[:-1, :-1] = payoff[np.ix_(support, binding)].T
-    system[:-1, -1] = -1.0
-    system[-1, :-1] = 1.0
-    target = np.zeros(system.shape[0])
-    target[-1] = 1.0
-    solution = _least_squares(system, target)
-    if solution is None:
-        return None
-    exact = np.zeros(payoff.shape[0])
-    exact[support], held = solution[:-1], float(solution[-1])
-    if (
-        np.abs(system @ solution - target).max() > _ROUNDING
-        or exact.min() < -_ROUNDING
-        or (exact @ payoff).min() < held - _ROUNDING
-        or abs(held - value) > _ROUNDING
-    ):
-        return None
-    return exact
-
-
 def _canonical(side: _Side, value: float) -> CanonicalStrategy:
     """The side's canonical strategy (see the module's *Rounding*)."""
     # One GLOP model throughout: a larger weight changes the objective only (warm).
-    program, weight, rounds = _warm_program({}, 0), _FIRST_WEIGHT, 0
+    program, weight, rounds = warm_program({}, 0), _FIRST_WEIGHT, 0
     for _ in range(_WEIGHTS):
         point, more = _search(side, value, weight, program=program)
         rounds += more
@@ -386,7 +302,7 @@ def _canonical(side: _Side, value: float) -> CanonicalStrategy:
     order_mine, order_theirs = np.argsort(mine), np.argsort(theirs)
     payoff = side.payoff()[np.ix_(order_mine, order_theirs)]
     found = point.x[order_mine]
-    exact = _vertex(payoff, found, point.value)
+    exact = structural_vertex(payoff, found, point.value)
     # Fallback (not met in the tests): the program's own point.
     x = np.clip(found if exact is None else exact, 0.0, None)
     x /= x.sum()
@@ -412,7 +328,7 @@ class FaceSearch:
     _programs: dict[int, FaceProgram] = field(default_factory=dict, compare=False, repr=False)
 
     def _program(self, side: int) -> Program:
-        return _warm_program(self._programs, side)
+        return warm_program(self._programs, side)
 
     def probability_range(self, player: int, strategy: int) -> tuple[float, float]:
         """Least and greatest probability of ``strategy`` over ``player``'s (0, 1) optimal face.

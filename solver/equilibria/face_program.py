@@ -7,6 +7,7 @@ through them, the probability ranges (:mod:`solver.equilibria.optimal_ranges`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +15,7 @@ import numpy as np
 
 from solver.errors import SolverError
 
-__all__ = ["FacePoint", "FaceProgram", "face_model", "least_cost"]
+__all__ = ["FacePoint", "FaceProgram", "Program", "face_model", "least_cost", "warm_program"]
 
 _TOLERANCES = "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12"
 
@@ -221,3 +222,48 @@ class FaceProgram:
         duals = np.array([c.dual_value() for c in self._constraints])
         held = self.value if self.weight is None else float(self._v.solution_value())
         return FacePoint(point / point.sum(), held, np.clip(duals[1:], 0.0, None), float(duals[0]))
+
+
+# Solves a face program: (payoff, value, cost, weight) as least_cost takes them.
+Program = Callable[[np.ndarray, float, np.ndarray, "float | None"], FacePoint]
+
+
+def warm_program(programs: dict[int, FaceProgram], key: int) -> Program:
+    """Face programs solved on one GLOP model kept in ``programs[key]``, each warm from the last.
+
+    The model grows with the search's sets, takes the value as a variable
+    when a ``weight`` comes (:meth:`FaceProgram.weigh`), and is built afresh
+    for another fixed value, or if GLOP gives up on it; the optimum is the
+    program's, whichever basis it starts from.
+
+    >>> solve, payoff = warm_program({}, 0), np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> solve(payoff, 0.25, np.array([0.0, 1.0]), None).x.round(6).tolist()
+    [0.75, 0.25]
+    >>> point = solve(payoff, 0.25, np.array([1.0, 0.0]), 4.0)  # v free: raised to 0.5
+    >>> point.x.round(6).tolist(), round(point.value, 6)
+    ([0.5, 0.5], 0.5)
+    >>> solve(np.zeros((0, 2)), 0.5, np.zeros(0), None)
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: a face needs a payoff matrix with rows and columns, got shape (0, 2)
+    """
+
+    def solve(
+        payoff: np.ndarray, value: float, cost: np.ndarray, weight: float | None
+    ) -> FacePoint:
+        kept = programs.get(key)
+        if kept is None or (weight is None and kept.value != value):
+            kept = programs[key] = FaceProgram(payoff, value)
+        elif kept.shape != payoff.shape:  # the sets grew: a search only adds
+            kept.grow(payoff)
+        for attempt in range(2):
+            kept.weigh(weight, payoff)
+            try:
+                return kept.solve(cost)
+            except SolverError:  # GLOP gave up on the changed program: once more from scratch
+                if attempt:
+                    raise
+                kept = programs[key] = FaceProgram(payoff, value)
+        raise AssertionError("unreachable")
+
+    return solve
