@@ -41,6 +41,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from solver.book.location import default_book_path
 from solver.errors import BookError
 
 try:  # POSIX: an exclusive lock of the directory while a book is created
@@ -91,16 +92,6 @@ _KINDS = {
     stat.S_IFBLK: "a block device",
     stat.S_IFSOCK: "a socket",
 }
-
-
-def default_book_path() -> Path:
-    """``$XDG_CACHE_HOME/quintet-solver/book.sqlite`` (``~/.cache`` when unset).
-
-    >>> default_book_path().name
-    'book.sqlite'
-    """
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "quintet-solver" / "book.sqlite"
 
 
 def _error(path: Path, why: str) -> BookError:

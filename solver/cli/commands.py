@@ -14,7 +14,7 @@ from solver.app.arguments import non_negative_int
 from solver.app.command import Command
 from solver.app.report import Output, deal_report, hand_report, score_report
 from solver.app.requests import BookChoice, Holdings, fresh_seed, holdings
-from solver.book.opening import default_book_path
+from solver.book.location import default_book_path
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
@@ -114,7 +114,7 @@ def add_book_arguments(parser: argparse.ArgumentParser) -> None:
     They let ``equilibrium``, ``suggest --against equilibrium`` and the
     commands that grade look a deal up in the solution book first and store
     what they solve; by default the book in the user's cache directory
-    (:func:`solver.book.opening.default_book_path`).
+    (:func:`solver.book.location.default_book_path`).
     """
     group = parser.add_mutually_exclusive_group()
     group.add_argument(

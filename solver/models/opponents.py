@@ -45,11 +45,10 @@ import numpy as np
 
 from solver.errors import MixtureError, SolverError
 from solver.game.arrangement import Arrangement, points_against
-from solver.game.evaluator import strength
 from solver.game.ranking import ranking
 from solver.game.rules import Rules, rules_or_default
 from solver.models.heuristics import greedy_arrangement
-from solver.models.packets import check_holding, subsets
+from solver.models.packets import check_holding, strength_counts
 from solver.util.checks import check_instance
 
 __all__ = [
@@ -165,9 +164,9 @@ class Opponent:
         """
         rules = rules_or_default(rules)
         cards = np.array(check_holding(holding, rules, who="opponent's holding"))
-        hands = cards[subsets(cards.shape[0])]
-        counts = np.bincount(strength(hands, rules), minlength=ranking(rules).n_strengths)
-        marginal = np.tile(counts.astype(np.int64), (rules.n_packets, 1))
+        # Each position's packet is a uniformly random five-card subset of the holding.
+        counts = strength_counts(cards.tolist(), rules)
+        marginal = np.tile(counts, (rules.n_packets, 1))
         return cls(
             kind=OpponentKind.RANDOM,
             rules=rules,

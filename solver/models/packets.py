@@ -47,6 +47,7 @@ __all__ = [
     "packet_options",
     "rank_counts",
     "realize",
+    "strength_counts",
     "subsets",
 ]
 
@@ -105,6 +106,45 @@ def subsets(n: int, k: int = HAND_SIZE) -> np.ndarray:
         out = np.array(list(combinations(range(n), k)), dtype=np.int8).reshape(-1, k)
     out.setflags(write=False)
     return out
+
+
+def strength_counts(holding: Iterable[int], rules: Rules | None = None) -> np.ndarray:
+    """How many five-card subsets of ``holding`` have each strength, shape ``(n_strengths,)``.
+
+    Counted by rank multiset, not hand by hand: the holding's rank counts
+    ``c`` give a multiset ``m`` of ranks ``prod_r C(c_r, m_r)`` subsets; when
+    its five ranks are distinct, the suits holding all five give that many
+    flushes, counted at the flush strength, the rest at the multiset's (784
+    multisets where a holding of 25 cards has 53,130 subsets).
+
+    >>> counts = strength_counts(range(25))
+    >>> int(counts.sum()), counts.shape
+    (53130, (840,))
+    >>> strength_counts(range(4)).sum()
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: holding: expected 25 cards, got 4
+    """
+    rules = rules_or_default(rules)
+    cards = np.array(check_holding(holding, rules), dtype=np.int64)
+    table = ranking(rules)
+    multisets = rank_multisets().astype(np.int64)
+    held = np.bincount(cards >> 2, minlength=N_RANKS)
+    ways = BINOM[held, multisets].prod(axis=1)
+    # The suits that hold every rank of a multiset of five distinct ranks: its flushes.
+    in_suit = np.zeros((N_SUITS, N_RANKS), dtype=np.int64)
+    in_suit[cards & 3, cards >> 2] = 1
+    distinct = multisets.max(axis=1) == 1
+    flushes = np.where(distinct, (multisets @ in_suit.T == HAND_SIZE).sum(axis=1), 0)
+    counts = np.bincount(
+        table.multiset_strength, weights=ways - flushes, minlength=table.n_strengths
+    )
+    counts += np.bincount(
+        table.multiset_flush_strength[distinct],
+        weights=flushes[distinct],
+        minlength=table.n_strengths,
+    )
+    return counts.astype(np.int64)
 
 
 def _lexicographic(n: int, k: int) -> np.ndarray:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -53,11 +54,12 @@ from solver.models.opponents import (
     position_stats,
 )
 from solver.models.packets import check_holding, packet_options, realize
-from solver.response.cpsat_model import Problem
-from solver.response.cpsat_search import search
 from solver.response.results import BestResponse, Engine, Estimate, ModelSolve, SolveStatus
 from solver.util.checks import check_instance, check_int
 from solver.util.time_limit import check_time_limit
+
+if TYPE_CHECKING:  # the CP-SAT model is imported when a search runs (start-up, issue #25)
+    from solver.response.cpsat_model import Problem
 
 __all__ = [
     "BestResponse",
@@ -176,6 +178,8 @@ def _problem(
 ) -> Problem:
     rules = opponent.rules
     split = split_fixed(holding, fixed, rules)
+    from solver.response.cpsat_model import Problem  # a search is about to run
+
     return Problem(
         rules=rules,
         objective=objective,
@@ -349,6 +353,8 @@ def top_responses(
     objective = objective_of(objective)
     used = prepare_opponent(opponent, objective, samples, rng)
     problem = _problem(holding, used, objective, fixed)
+    from solver.response.cpsat_search import search  # CP-SAT: not for the frontier engine
+
     searched = search(problem, k, time_limit, workers)
     if not searched.found:
         raise SolverError("no arrangement satisfies the fixed packets")

@@ -34,7 +34,6 @@ state, which rebuilds concrete packets.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -331,6 +330,10 @@ class RankFrontiers:
         chunks = np.array_split(keys, 2) if keys.shape[0] >= _PARALLEL_FROM else [keys]
         if len(chunks) == 1:
             return self._compute_chunk(keys, below)
+        # Imported here: the thread pool (with threading and logging) is a tenth of a
+        # command's imports, and a holding's own frontier never needs it.
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
             parts = list(pool.map(lambda chunk: self._compute_chunk(chunk, below), chunks))
         return _concatenate(parts)
