@@ -112,10 +112,11 @@ if TYPE_CHECKING:  # the lazy names, for type checkers (tests/test_public_api.py
     )
     from solver.analysis.house_search import search as search_house_rules
     from solver.book.build import build as build_book
+    from solver.book.location import default_book_path
     from solver.book.lookup import BookAnswer, solve_with_book
     from solver.book.source import DEFAULT_SOURCE, EquilibriumSource
     from solver.book.stats import book_stats
-    from solver.book.store import Book, default_book_path
+    from solver.book.store import Book
     from solver.equilibria.double_oracle import IterationRecord
     from solver.equilibria.equilibrium import EquilibriumResult
     from solver.equilibria.equilibrium import solve as solve_equilibrium
@@ -182,7 +183,7 @@ _LAZY: dict[str, str] = {
     "Payoff": "solver.equilibria.frontier_game",
     # the book
     "Book": "solver.book.store",
-    "default_book_path": "solver.book.store",
+    "default_book_path": "solver.book.location",
     "BookError": "solver.errors",
     "BookAnswer": "solver.book.lookup",
     "solve_with_book": "solver.book.lookup",
