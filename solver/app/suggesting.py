@@ -1,6 +1,6 @@
 """The ``suggest`` use case: the best response to an opponent model, or equilibrium play.
 
-Each takes a request (:mod:`solver.app.requests`) and returns an
+It takes a request (:mod:`solver.app.requests`) and returns an
 :class:`~solver.app.answers.Answer`; conflicting options are refused with a
 :class:`~solver.errors.SolverError` naming the field, options that do not
 apply come back as warnings.  Equilibrium play is :mod:`solver.app.solving`'s,
