@@ -52,7 +52,6 @@ COMMANDS = {
 }
 TARGETS = {"quintet suggest --seed 1": 0.3, 'quintet eval "As Ks Qs Js Ts"': 0.25}
 TASK_TARGETS = {"frontier": 0.04, "margin": 0.12, "win": 0.2, "book": 0.5}
-MIRROR_CLASSES = 156_248  # suit classes of mirror deals (solver.book.canonical)
 TASKS = ("frontier", *PAYOFFS, "book")
 
 
@@ -141,6 +140,8 @@ def start_up(roots: dict[str, Path], repeat: int) -> h.Table:
 
 def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
     """CPU of the cold frontier and the equilibria, fresh processes, checkouts alternating."""
+    from solver.book.canonical import mirror_class_count
+
     table = h.Table(
         "Frontier and exact equilibrium, in process, CPU (mirror deals)",
         "task; implementation; deals; certified; median; mean; p95; max; target; "
@@ -175,9 +176,10 @@ def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
                 + (f"{max(values):.1e}" if values else "-")
             )
             if task == "book":
-                hours = h.mean(cpu) * MIRROR_CLASSES / 3600
+                classes = mirror_class_count()
+                hours = h.mean(cpu) * classes / 3600
                 table.notes.append(
-                    f"book, {name}: {MIRROR_CLASSES:,} classes at this mean would be {hours:.0f} "
+                    f"book, {name}: {classes:,} classes at this mean would be {hours:.0f} "
                     "core-hours; a few deals cost seconds, so the whole game's mean needs more "
                     "classes than these (bench_book.py --both 150)"
                 )

@@ -41,7 +41,6 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from solver.book.location import default_book_path
 from solver.errors import BookError
 
 try:  # POSIX: an exclusive lock of the directory while a book is created
@@ -49,7 +48,7 @@ try:  # POSIX: an exclusive lock of the directory while a book is created
 except ImportError:  # pragma: no cover - Windows: creation stays atomic, not serialized
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["FORMAT", "SCHEMA", "SCHEMA_VERSION", "default_book_path", "open_book"]
+__all__ = ["FORMAT", "SCHEMA", "SCHEMA_VERSION", "open_book"]
 
 FORMAT = "quintet-book"
 SCHEMA_VERSION = 3

@@ -44,7 +44,8 @@ from typing import Any
 
 import numpy as np
 
-from solver.book.opening import FORMAT, SCHEMA_VERSION, default_book_path, open_book
+from solver.book.location import default_book_path
+from solver.book.opening import FORMAT, SCHEMA_VERSION, open_book
 from solver.book.rows import COLUMNS, Entry, entry, record, rules_from_key, rules_key
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import BookError

@@ -100,7 +100,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.equilibria.double_oracle import DoubleOracle
-from solver.equilibria.face_program import FacePoint, FaceProgram, Program, least_cost, warm_program
+from solver.equilibria.face_program import FacePoint, FaceProgram, Program, warm_program
 from solver.equilibria.matrix_game import one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, PayoffOracle
 from solver.equilibria.vertex import structural_vertex
@@ -253,20 +253,20 @@ def _search(
     value: float,
     weight: float | None = None,
     cost: np.ndarray | None = None,
-    program: Program | None = None,
+    *,
+    program: Program,
 ) -> tuple[FacePoint, int]:
     """Column-and-constraint generation (the module's steps 1-3); the last vertex and round.
 
     At the fixed ``value``, or with ``weight`` over ``(x, v)`` (see the module);
     ``cost`` of every strategy of the side (default its canonical costs; a
     probability range's: the one strategy's); ``program`` solves the restricted
-    programs (default: each from scratch, :func:`least_cost`).
+    programs (:func:`~solver.equilibria.face_program.warm_program`).
     """
     cost = side.costs if cost is None else cost
     for rounds in range(1, _MAX_ROUNDS + 1):
         mine, theirs = side.mine(), side.theirs()
-        solve = least_cost if program is None else program
-        point = solve(side.payoff(), value, cost[mine], weight)
+        point = program(side.payoff(), value, cost[mine], weight)
         # Their strategies that x does not hold (their payoff above -v).
         constraints = _new(side.check(mine, point.x), -point.value + _VIOLATION, theirs)
         scale = float(point.duals.sum())

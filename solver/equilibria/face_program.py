@@ -87,14 +87,11 @@ class FacePoint:
     mu: float
 
 
-def least_cost(
-    payoff: np.ndarray, value: float, cost: np.ndarray, weight: float | None = None
-) -> FacePoint:
+def least_cost(payoff: np.ndarray, value: float, cost: np.ndarray) -> FacePoint:
     """``min cost . x`` over ``x >= 0, sum(x) = 1, payoff^T x >= value`` (GLOP, by a request).
 
-    With ``weight``, ``v`` is a variable: ``min cost . x - weight * v`` with
-    ``payoff^T x >= v`` (``value`` unused); :func:`~solver.equilibria.face_program.face_model`
-    builds the program.
+    One program from scratch (:func:`face_model` builds it); the searches
+    solve theirs warm (:class:`FaceProgram`, :func:`warm_program`).
 
     >>> point = least_cost(np.array([[1.0, 0.0], [0.0, 1.0]]), 0.25, np.array([0.0, 1.0]))
     >>> point.x.round(6).tolist(), point.value
@@ -109,17 +106,16 @@ def least_cost(
     request = linear_solver_pb2.MPModelRequest()
     request.solver_type = linear_solver_pb2.MPModelRequest.GLOP_LINEAR_PROGRAMMING
     request.solver_specific_parameters = _TOLERANCES
-    request.model.CopyFrom(face_model(payoff, value, cost, weight))
+    request.model.CopyFrom(face_model(payoff, value, cost))
     response = linear_solver_pb2.MPSolutionResponse()
     pywraplp.Solver.SolveWithProto(request, response)
     if response.status != linear_solver_pb2.MPSOLVER_OPTIMAL:
         raise SolverError("the canonical strategy's linear program was not solved")
-    n = payoff.shape[0]
-    solution = np.asarray(response.variable_value)
-    point = np.clip(solution[:n], 0.0, None)
+    point = np.clip(np.asarray(response.variable_value), 0.0, None)
     duals = np.asarray(response.dual_value)
-    held = float(solution[n]) if weight is not None else float(value)
-    return FacePoint(point / point.sum(), held, np.clip(duals[1:], 0.0, None), float(duals[0]))
+    return FacePoint(
+        point / point.sum(), float(value), np.clip(duals[1:], 0.0, None), float(duals[0])
+    )
 
 
 class FaceProgram:
@@ -224,7 +220,7 @@ class FaceProgram:
         return FacePoint(point / point.sum(), held, np.clip(duals[1:], 0.0, None), float(duals[0]))
 
 
-# Solves a face program: (payoff, value, cost, weight) as least_cost takes them.
+# Solves a face program: payoff, value, cost, and the weight on v (None: v fixed at value).
 Program = Callable[[np.ndarray, float, np.ndarray, "float | None"], FacePoint]
 
 

@@ -442,10 +442,11 @@ class WarmSimplex:
 
         ``columns[k]`` is basic in place of row ``rows[k]``'s slack: from an
         approximate equilibrium ``x, y``, an optimal basis holds ``y``'s
-        support, and the rows of ``x``'s support are tight (slacks out).  The guess need be neither primal nor dual feasible:
-        :meth:`solve` makes it feasible first, as after :meth:`restrict`, and
-        gives up (:class:`SimplexError`) after ``rows + columns`` pivots at that,
-        as it does here on a used program or a singular guess.
+        support, and the rows of ``x``'s support are tight (slacks out).  The
+        guess need be neither primal nor dual feasible: :meth:`solve` makes it
+        feasible first, as after :meth:`restrict`, and gives up
+        (:class:`SimplexError`) after ``rows + columns`` pivots at that, as it
+        does here on a used program or a singular guess.
         """
         if self._rows or self._columns or payoff.min() + self.shift < 1.0:
             raise SimplexError("a crash basis needs a new program within the shift")
