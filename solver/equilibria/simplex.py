@@ -440,9 +440,8 @@ class WarmSimplex:
     def crash(self, payoff: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> None:
         """Start the first solve of ``payoff`` from a guessed basis instead of the slacks'.
 
-        ``columns[k]`` is basic in place of row ``rows[k]``'s slack: from an
-        approximate equilibrium ``x, y``, an optimal basis holds ``y``'s
-        support, and the rows of ``x``'s support are tight (slacks out).  The
+        ``columns[k]`` is basic in place of row ``rows[k]``'s slack: an optimal
+        basis holds ``y``'s support, and the rows of ``x``'s are tight.  The
         guess need be neither primal nor dual feasible: :meth:`solve` makes it
         feasible first, as after :meth:`restrict`, and gives up
         (:class:`SimplexError`) after ``rows + columns`` pivots at that, as it
