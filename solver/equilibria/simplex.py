@@ -38,9 +38,8 @@ Win games are very degenerate (many equal payoffs), so every row's
 right-hand side is perturbed by a tiny fixed amount, which keeps the
 simplex from stalling.  The solution is read for the exact right-hand side;
 in the rare case the basis is not feasible for it, a copy is re-optimized.
-The answer is not
-trusted blindly: :class:`solver.equilibria.matrix_game.MatrixGameLP` checks the bounds
-the two strategies certify and falls back to GLOP if they disagree.
+The answer is not trusted blindly: :class:`~solver.equilibria.matrix_game.MatrixGameLP`
+checks the bounds the two strategies certify and falls back to GLOP if they disagree.
 
 >>> simplex = WarmSimplex(shift=2.0)
 >>> rps = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
@@ -428,8 +427,9 @@ class WarmSimplex:
         if basic.size > rows.size:  # drop the basic variables nearest zero
             basic = basic[np.sort(np.argsort(-values, kind="stable")[: rows.size])]
         elif basic.size < rows.size:  # bring in slacks of rows without one
-            have = -1 - basic[basic < 0]
-            missing = np.setdiff1d(np.arange(rows.size), have)[: rows.size - basic.size]
+            without = np.ones(rows.size, dtype=bool)
+            without[-1 - basic[basic < 0]] = False  # (np.setdiff1d imports numpy.ma)
+            missing = np.flatnonzero(without)[: rows.size - basic.size]
             basic = np.concatenate([basic, -1 - missing])
         self._rhs = self._rhs[rows]
         self._rows, self._columns = rows.size, columns.size

@@ -118,3 +118,52 @@ def test_warm_up_targets():
     assert WarmUp(gap=0.02, relative=0.0).target(1.0) == 0.0
     with pytest.raises(SolverError, match="relative"):
         WarmUp(gap=0.02, relative=-1.0)
+
+
+def _reference(payoff: np.ndarray, rounds: int, symmetric: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Predictive regret matching+ written out plainly, one pure strategy at a time."""
+    rows, columns = payoff.shape
+
+    def play(regrets: list[float], prediction: list[float]) -> list[float]:
+        weights = [max(r + m, 0.0) for r, m in zip(regrets, prediction, strict=True)]
+        total = sum(weights)
+        return [w / total for w in weights] if total > 0 else [1.0 / len(weights)] * len(weights)
+
+    def regrets_of(values: list[float], strategy: list[float]) -> list[float]:
+        mean = sum(v * s for v, s in zip(values, strategy, strict=True))
+        return [v - mean for v in values]
+
+    regret = {"rows": [0.0] * rows, "columns": [0.0] * columns}
+    last = {"rows": [0.0] * rows, "columns": [0.0] * columns}
+    sums = {"rows": [0.0] * rows, "columns": [0.0] * columns}
+    for t in range(1, rounds + 1):
+        x = play(regret["rows"], last["rows"])
+        y = x if symmetric else play(regret["columns"], last["columns"])
+        values = {
+            "rows": [sum(payoff[i, j] * y[j] for j in range(columns)) for i in range(rows)],
+            "columns": [-sum(payoff[i, j] * x[i] for i in range(rows)) for j in range(columns)],
+        }
+        for side, strategy in (("rows", x), ("columns", y)):
+            if symmetric and side == "columns":
+                continue
+            last[side] = regrets_of(values[side], strategy)
+            regret[side] = [max(r + m, 0.0) for r, m in zip(regret[side], last[side], strict=True)]
+            sums[side] = [a + t * t * s for a, s in zip(sums[side], strategy, strict=True)]
+    x, y = (
+        np.array(sums[side]) / sum(sums[side])
+        for side in ("rows", "rows" if symmetric else "columns")
+    )
+    return x, y
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_matches_a_plain_reference(symmetric):
+    rng = np.random.default_rng(11)
+    upper = np.triu(rng.integers(-2, 3, size=(9, 9)), 1)
+    payoff = (upper - upper.T if symmetric else rng.integers(-2, 3, size=(9, 7))).astype(float)
+    matching = RegretMatching(symmetric)
+    matching.grow(*payoff.shape)
+    x, y = matching.solve(payoff, iterations=60)
+    # float32 products against exact float64 sums: equal to rounding.
+    want_x, want_y = _reference(payoff, 60, symmetric)
+    assert x == pytest.approx(want_x, abs=1e-5) and y == pytest.approx(want_y, abs=1e-5)
