@@ -111,18 +111,39 @@ class WarmUp:
             )
 
 
-def _play(regrets: np.ndarray, prediction: np.ndarray) -> np.ndarray:
-    """The strategy proportional to the positive part of regrets plus prediction (uniform if none)."""
-    weights = np.maximum(regrets + prediction, 0.0)
-    total = weights.sum()
-    if total > 0:
-        return weights / total
-    return np.full(regrets.shape[0], 1.0 / regrets.shape[0])
+class _Learner:
+    """One side's regrets, prediction and strategy in float32, updated in place.
 
+    A round allocates nothing: the games' products are small enough (hundreds
+    of strategies) that numpy's per-call costs, not the arithmetic, set the pace.
+    """
 
-def _regret(values: np.ndarray, strategy: np.ndarray) -> np.ndarray:
-    """This round's regrets: each pure strategy's value less the strategy's."""
-    return values - float(strategy @ values)
+    def __init__(self, regrets: np.ndarray, prediction: np.ndarray) -> None:
+        self.regrets = regrets.astype(np.float32)
+        self.prediction = prediction.astype(np.float32)
+        self.strategy = np.empty_like(self.regrets)
+        self.values = np.empty_like(self.regrets)  # this round's, filled by the caller
+        self.average = np.zeros(self.regrets.shape[0])  # the t^2-weighted sum of strategies
+        self._weighted = np.zeros(self.regrets.shape[0])
+        self.play()
+
+    def play(self) -> None:
+        """The strategy proportional to the positive part of regrets plus prediction (uniform if none)."""
+        np.add(self.regrets, self.prediction, out=self.strategy)
+        np.maximum(self.strategy, 0.0, out=self.strategy)
+        total = self.strategy.sum()
+        if total > 0:
+            self.strategy /= total
+        else:
+            self.strategy.fill(1.0 / self.strategy.shape[0])
+
+    def observe(self, weight: float) -> None:
+        """Take this round's ``values``: regrets, the next prediction, the weighted average."""
+        np.subtract(self.values, self.strategy @ self.values, out=self.prediction)
+        self.regrets += self.prediction
+        np.maximum(self.regrets, 0.0, out=self.regrets)
+        np.multiply(self.strategy, weight, out=self._weighted)
+        self.average += self._weighted
 
 
 class RegretMatching:
@@ -172,31 +193,29 @@ class RegretMatching:
         single = np.asarray(payoff, dtype=np.float32)
         # Rows x columns for the rows' values, and its transpose (contiguous) for the columns'.
         across = None if self.symmetric else np.ascontiguousarray(-single.T)
-        row_average, column_average = np.zeros(rows), np.zeros(columns)
-        x = _play(self.row_regrets, self.row_prediction)
-        y = x if across is None else _play(self.column_regrets, self.column_prediction)
+        x = _Learner(self.row_regrets, self.row_prediction)
+        y = x if across is None else _Learner(self.column_regrets, self.column_prediction)
         for t in range(1, iterations + 1):
-            self.row_prediction = _regret(single @ y.astype(np.float32), x)
-            self.row_regrets = np.maximum(self.row_regrets + self.row_prediction, 0.0)
-            row_average += (t * t) * x
-            if across is None:
-                x = y = _play(self.row_regrets, self.row_prediction)
-            else:
-                self.column_prediction = _regret(across @ x.astype(np.float32), y)
-                self.column_regrets = np.maximum(self.column_regrets + self.column_prediction, 0.0)
-                column_average += (t * t) * y
-                x = _play(self.row_regrets, self.row_prediction)
-                y = _play(self.column_regrets, self.column_prediction)
+            np.matmul(single, y.strategy, out=x.values)
+            if across is not None:
+                np.matmul(across, x.strategy, out=y.values)
+                y.observe(t * t)
+                y.play()
+            x.observe(t * t)
+            x.play()
             if (
                 target > 0
                 and t % check_every == 0
-                and self._gap(single, across, row_average, column_average) <= target
+                and self._gap(single, across, x.average, y.average) <= target
             ):
                 break
-        row_average /= row_average.sum()
+        self.row_regrets, self.row_prediction = x.regrets, x.prediction
+        if across is not None:
+            self.column_regrets, self.column_prediction = y.regrets, y.prediction
+        row_average = x.average / x.average.sum()
         if self.symmetric:
             return row_average, row_average
-        return row_average, column_average / column_average.sum()
+        return row_average, y.average / y.average.sum()
 
     @staticmethod
     def _gap(
