@@ -157,11 +157,11 @@ class RegretMatching:
 
     def __init__(self, symmetric: bool) -> None:
         self.symmetric = symmetric
-        self.row_regrets = np.zeros(0)
-        self.column_regrets = np.zeros(0)
+        self.row_regrets: np.ndarray = np.zeros(0, np.float32)
+        self.column_regrets: np.ndarray = np.zeros(0, np.float32)
         # Each side's prediction of its next round's regrets: its last round's.
-        self.row_prediction = np.zeros(0)
-        self.column_prediction = np.zeros(0)
+        self.row_prediction: np.ndarray = np.zeros(0, np.float32)
+        self.column_prediction: np.ndarray = np.zeros(0, np.float32)
 
     def grow(self, rows: int, columns: int) -> None:
         """New strategies (up to ``rows`` and ``columns``) start with no regret."""
