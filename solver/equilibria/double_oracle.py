@@ -269,6 +269,7 @@ class DoubleOracle:
         self.lp.add_column(self.oracle.column_payoffs(self.rows.strategies, strategy))
 
     def _add(self, new_rows: list[int], new_columns: list[int]) -> None:
+        self.oracle.prepare(new_rows, new_columns)
         for strategy in new_rows:
             self._add_row(strategy)
             if self.oracle.symmetric:

@@ -131,6 +131,10 @@ class PayoffOracle(Protocol):
         """
         ...
 
+    def prepare(self, rows: Sequence[int], columns: Sequence[int]) -> None:
+        """The strategies about to join the restricted sets (their data may be computed at once)."""
+        ...
+
     def discard(self, rows: Sequence[int], columns: Sequence[int]) -> None:
         """The strategies left the restricted sets (cached data may go)."""
         ...
@@ -184,6 +188,9 @@ class MatrixOracle:
         self, rows: Sequence[int], mixed: np.ndarray, above: np.ndarray | None = None
     ) -> BestResponses:
         return BestResponses(-(mixed @ self.payoff[list(rows)]))
+
+    def prepare(self, rows: Sequence[int], columns: Sequence[int]) -> None:
+        pass
 
     def discard(self, rows: Sequence[int], columns: Sequence[int]) -> None:
         pass
