@@ -231,9 +231,8 @@ class FrontierGame:
         """Win outcome columns of the strategies about to join, computed together."""
         if self.payoff is not Payoff.GAME_RESULT:
             return
-        if self.symmetric:
-            columns = [s for s in rows if s not in self.rows.against]
-            rows = []
+        if self.symmetric:  # one strategy set: every strategy's outcomes are a column's
+            columns, rows = [*rows, *columns], []
         columns = [j for j in columns if j not in self.rows.against]
         rows = [i for i in rows if i not in self.columns.against]
         if columns:
