@@ -177,7 +177,7 @@ _PER_ITERATION = {
     (Payoff.GAME_RESULT, False): 30,
 }
 # Double oracle's warm-up by regret matching (solver.equilibria.regret_matching),
-# in the oracle's units (win: 2u - 1, so a gap of 0.02 is 1% of a game), for
+# in the oracle's units (win: 2u - 1, so a gap of 0.01 is 0.5% of a game), for
 # the games where it pays: mirror win games, whose restricted games grow to
 # hundreds of strategies (30 mirror deals and the tournament's two slowest of
 # its first 12, CPU: total 78 -> 40 s, the slowest 27 -> 10.5 s, median
@@ -188,7 +188,8 @@ _PER_ITERATION = {
 # (WarmUp.guess; mirror deals 1..40, CPU: the slowest 6.6 -> 6.2 s, total about
 # 4% less); margin games do not, where the guess made the first program slower
 # (median 0.108 -> 0.13 s: the guessed basis takes thousands of pivots to get feasible).
-# With predictive regret matching+, win games warm up further and keep more: a gap
+# With predictive regret matching+ (issue #25: mirror win deals 1-20 but 4, 25% less
+# CPU; margin 14%), win games warm up further and keep more: a gap
 # of 0.01 instead of 0.02 (mirror deals 4, 6 and 18, CPU: 8.5 -> 6.5 s in all) and
 # keep 0.05 instead of 0.5 (the first exact program is larger, the exact phase
 # shorter; deals 2, 4, 6, 12, 14 and 18: 0.25 -> 0.05 took 7.1 -> 6.2 s in all,

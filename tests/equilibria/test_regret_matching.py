@@ -1,4 +1,5 @@
-"""Regret matching+ (solver.equilibria.regret_matching) on small games with known equilibria."""
+"""Predictive regret matching+ (solver.equilibria.regret_matching) on small games with known
+equilibria, and against a plain reference."""
 
 from __future__ import annotations
 
