@@ -71,13 +71,14 @@ from __future__ import annotations
 import numbers
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution, one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
 from solver.equilibria.regret_matching import RegretMatching, WarmUp
+from solver.equilibria.restricted_set import RestrictedSet
 from solver.equilibria.tolerance import DEFAULT_TOLERANCE
 from solver.errors import SolverError
 from solver.util.time_limit import check_time_limit
@@ -95,12 +96,6 @@ __all__ = [
 ]
 
 
-# A probability above this counts as used (LP solutions carry rounding dust).
-_USED = 1e-12
-# A best response is added only if it beats the restricted value by more
-# than this (below it, the gain is rounding).
-_GAIN = 1e-12
-_PRUNE_MEMORY = 5  # iterations a strategy must go unused before it may be dropped
 _PRUNE_FROM = 100  # restricted strategies per side before dropping is considered
 
 
@@ -141,42 +136,6 @@ class IterationRecord:
     def gap(self) -> float:
         """``upper - lower``."""
         return self.upper - self.lower
-
-
-@dataclass
-class _Side:
-    """One side's restricted set, its pruning memory and its best certificate."""
-
-    strategies: list[int] = field(default_factory=list)
-    recent: list[set[int]] = field(default_factory=list)  # used in the last iterations
-    dropped: set[int] = field(default_factory=set)  # pruned once: never again
-    bound: float = -np.inf  # best guarantee so far (lower for rows, -upper for columns)
-    mixed: np.ndarray = field(default_factory=lambda: np.ones(1))  # ... and its strategy
-    support: list[int] = field(default_factory=list)  # ... over this restricted set
-
-    def improve(self, bound: float, mixed: np.ndarray) -> None:
-        """Keep ``mixed`` (over the current set) if it guarantees more than the best so far."""
-        if bound > self.bound:
-            self.bound, self.mixed, self.support = bound, mixed, list(self.strategies)
-
-    def kept(self, mixed: np.ndarray, fresh: int) -> list[int]:
-        """Remember what ``mixed`` uses; the strategies pruning would keep."""
-        self.recent.append({self.strategies[i] for i in np.flatnonzero(mixed > _USED)})
-        del self.recent[:-_PRUNE_MEMORY]
-        used = set().union(*self.recent) | self.dropped
-        newest = len(self.strategies) - fresh
-        return [s for k, s in enumerate(self.strategies) if s in used or k >= newest]
-
-    def picks(self, responses: BestResponses, threshold: float, per_iteration: int) -> list[int]:
-        """Up to ``per_iteration`` best responses outside the set that beat ``threshold``."""
-        taken = set(self.strategies)
-        ids, values = responses.best(len(self.strategies) + per_iteration)
-        picks = [
-            int(s)
-            for s, v in zip(ids.tolist(), values.tolist(), strict=True)
-            if int(s) not in taken and v > threshold + _GAIN
-        ]
-        return picks[:per_iteration]
 
 
 @dataclass(frozen=True)
@@ -248,9 +207,9 @@ class DoubleOracle:
         self.per_iteration = per_iteration
         self.units = units if units is not None else float
         self.lp = MatrixGameLP(oracle.baseline, oracle.lowest, warm_simplex)
-        self.rows = _Side()
+        self.rows = RestrictedSet()
         # A symmetric game's columns are its rows.
-        self.columns = self.rows if oracle.symmetric else _Side()
+        self.columns = self.rows if oracle.symmetric else RestrictedSet()
         self.lp_value = 0.0
         self.iteration = 0
         self._certified = np.inf  # the last iteration's certified gap (warm-up's rounds)
@@ -398,6 +357,8 @@ class DoubleOracle:
             return True  # the next restricted game is solved exactly
         if not new_rows and not new_columns:
             return False
+        if self._warming is not None:
+            self._prune_warm_up(x, y, *self._warming)
         self._add(new_rows, new_columns)
         return True
 
@@ -429,12 +390,40 @@ class DoubleOracle:
             return  # too little to gain: less than a quarter would go
         self._restrict(rows, columns)
 
+    def _prune_warm_up(
+        self, x: np.ndarray, y: np.ndarray, warm_up: WarmUp, matching: RegretMatching
+    ) -> None:
+        """Drop the strategies the warm-up's averages hardly use, once a side is large.
+
+        Regret matching's rounds cost the set's size squared: on mirror win deals
+        1-40, ``prune=0.05`` from 600 strategies took 19% less CPU in all, the
+        slowest deal 3.2 -> 2.5 s (see :class:`WarmUp`).
+        """
+        if not warm_up.prune or len(self.rows.strategies) < warm_up.prune_from:
+            return
+
+        def kept(side: RestrictedSet, mixed: np.ndarray) -> np.ndarray:
+            keep = (mixed >= warm_up.prune / mixed.shape[0]) | side.dropped_before()
+            keep[max(len(side.strategies) - 2 * self.per_iteration, 0) :] = True
+            return np.flatnonzero(keep)
+
+        rows = kept(self.rows, x)
+        columns = rows if self.oracle.symmetric else kept(self.columns, y)
+        if rows.size == len(self.rows.strategies) and columns.size == len(self.columns.strategies):
+            return
+        matching.restrict(rows, columns)
+        row_ids, column_ids = self.rows.strategies, self.columns.strategies
+        self._restrict([row_ids[i] for i in rows], [column_ids[j] for j in columns])
+
     def _end_warm_up(self, x: np.ndarray, y: np.ndarray, warm_up: WarmUp) -> None:
         """Keep the strategies the approximate solution uses; solve exactly from now on.
 
         A strategy stays if its probability is at least ``warm_up.keep`` over
         the set's size (the most likely one always does); with ``warm_up.guess``
-        the kept probabilities guess the first exact program's basis.
+        the kept probabilities guess the first exact program's basis.  This
+        one cut may drop a strategy the warm-up's pruning dropped once
+        already (keeping those instead took 10% more CPU on mirror win deals
+        1-40): the cut happens once, so the sets still cannot cycle.
         """
 
         def used(mixed: np.ndarray) -> np.ndarray:

@@ -79,6 +79,13 @@ class WarmUp:
         Start the exact phase's first linear program from the basis the
         averages suggest (:meth:`~solver.equilibria.matrix_game.MatrixGameLP.guess`)
         rather than from the slacks'.
+    prune
+        While warming up, once a side holds ``prune_from`` strategies, the
+        strategies whose average probability is below ``prune`` over the
+        set's size leave it (each at most once, as in the exact phase; the
+        latest additions stay).  0: never.
+    prune_from
+        See ``prune``.
     """
 
     gap: float
@@ -86,6 +93,8 @@ class WarmUp:
     keep: float = 0.5
     relative: float = 0.5
     guess: bool = False
+    prune: float = 0.0
+    prune_from: int = 600
 
     def target(self, certified: float) -> float:
         """The restricted game's gap at which its rounds may stop, after ``certified``.
@@ -104,10 +113,10 @@ class WarmUp:
             raise SolverError(
                 f"a warm-up needs at least one iteration per restricted game, got {self.iterations}"
             )
-        if not self.gap >= 0 or not self.keep >= 0 or not self.relative >= 0:
+        if not all(v >= 0 for v in (self.gap, self.keep, self.relative, self.prune)):
             raise SolverError(
-                "a warm-up's gap, keep and relative must be non-negative, "
-                f"got {self.gap}, {self.keep}, {self.relative}"
+                "a warm-up's gap, keep, relative and prune must be non-negative, "
+                f"got {self.gap}, {self.keep}, {self.relative}, {self.prune}"
             )
 
 
@@ -173,6 +182,12 @@ class RegretMatching:
         self.row_prediction = padded(self.row_prediction, rows)
         self.column_regrets = padded(self.column_regrets, columns)
         self.column_prediction = padded(self.column_prediction, columns)
+
+    def restrict(self, rows: np.ndarray, columns: np.ndarray) -> None:
+        """Keep only the strategies at positions ``rows`` and ``columns``, in that order."""
+        self.row_regrets, self.row_prediction = self.row_regrets[rows], self.row_prediction[rows]
+        self.column_regrets = self.column_regrets[columns]
+        self.column_prediction = self.column_prediction[columns]
 
     def solve(
         self, payoff: np.ndarray, iterations: int, target: float = 0.0, check_every: int = 25

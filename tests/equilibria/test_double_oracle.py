@@ -7,6 +7,7 @@ matrix.  The Quintet deals (the frontier oracle) are in tests/equilibria/test_eq
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 from types import SimpleNamespace
@@ -313,3 +314,36 @@ def test_warm_up_bounds_are_certified_from_the_first_iteration():
         assert record.lower <= 0.0 <= record.upper
     solution = search.solution()
     check_certificate(solution, payoff)
+
+
+@pytest.mark.parametrize("symmetric", [True, False])
+def test_a_pruned_warm_up_ends_at_the_same_exact_value(symmetric):
+    # WarmUp.prune drops strategies the averages hardly use once a side holds
+    # prune_from; the exact phase still certifies the whole game's value.
+    rng = np.random.default_rng(5)
+    payoff = antisymmetric(rng, 200) if symmetric else rng.integers(-3, 4, (180, 200)) * 1.0
+    value = 0.0 if symmetric else solve_matrix_game(payoff).value
+    oracle = CountingOracle(payoff, symmetric=symmetric)
+    warm_up = WarmUp(gap=0.02, iterations=100, prune=0.5, prune_from=40)
+    records, solution = run(oracle, per_iteration=10, warm_simplex=True, warm_up=warm_up)
+    assert solution.value == pytest.approx(value, abs=1e-9) and solution.gap <= 1e-9
+    check_certificate(solution, payoff)
+    # It dropped strategies while warming up (the sets grew by less than the 10
+    # added); the pruning drops each strategy once at most, and the switch to the
+    # exact phase, which happens once, may drop it once more.
+    warm = [r.row_strategies for r in records if r.row_strategies >= 40][:4]
+    assert any(after < before + 10 for before, after in pairwise(warm))
+    counts = Counter(oracle.discarded)
+    assert counts and max(counts.values()) <= 2
+
+
+def test_regret_matching_restricts_its_state():
+    from solver.equilibria.regret_matching import RegretMatching
+
+    matching = RegretMatching(symmetric=False)
+    matching.grow(4, 3)
+    matching.solve(np.arange(12.0).reshape(4, 3) - 5.0, iterations=5)
+    before = matching.row_regrets.copy(), matching.column_prediction.copy()
+    matching.restrict(np.array([3, 1]), np.array([2]))
+    assert matching.row_regrets.tolist() == before[0][[3, 1]].tolist()
+    assert matching.column_prediction.tolist() == before[1][[2]].tolist()
