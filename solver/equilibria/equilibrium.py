@@ -194,8 +194,8 @@ _PER_ITERATION = {
 # keep 0.05 instead of 0.5 (the first exact program is larger, the exact phase
 # shorter; deals 2, 4, 6, 12, 14 and 18: 0.25 -> 0.05 took 7.1 -> 6.2 s in all,
 # deals 1-20 but 4: 6.6 -> 6.1 s); and they prune the warm-up's sets from 600
-# strategies (DoubleOracle._prune_warm_up; deals 1-40: total 15.0 -> 12.2 s, the
-# slowest 3.2 -> 2.5 s, the median 0.110 -> 0.107 s; 0.03 and 0.1: less gain).
+# strategies (DoubleOracle._prune_warm_up; deals 1-40: total 15.0 -> 12.6 s, the
+# slowest 3.2 -> 2.65 s, the median unchanged; 0.03 and 0.1: less gain).
 _WARM_UP = {
     (Payoff.MARGIN, True): WarmUp(gap=0.5, iterations=500),
     (Payoff.MARGIN, False): None,

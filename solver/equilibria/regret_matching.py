@@ -82,8 +82,8 @@ class WarmUp:
     prune
         While warming up, once a side holds ``prune_from`` strategies, the
         strategies whose average probability is below ``prune`` over the
-        set's size leave it (each at most once, as in the exact phase; the
-        latest additions stay).  0: never.
+        set's size leave it (each at most once by this pruning, which keeps
+        the latest additions).  0: never.
     prune_from
         See ``prune``.
     """
