@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import numbers
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -413,8 +413,7 @@ class DoubleOracle:
         if rows.size == len(self.rows.strategies) and columns.size == len(self.columns.strategies):
             return
         matching.restrict(rows, columns)
-        row_ids, column_ids = self.rows.strategies, self.columns.strategies
-        self._restrict([row_ids[i] for i in rows], [column_ids[j] for j in columns])
+        self._restrict(rows.tolist(), columns.tolist())
 
     def _end_warm_up(self, x: np.ndarray, y: np.ndarray, warm_up: WarmUp) -> None:
         """Keep the strategies the approximate solution uses; solve exactly from now on.
@@ -433,24 +432,24 @@ class DoubleOracle:
             return np.flatnonzero(kept)
 
         rows, columns = used(x), used(y)  # the same in a symmetric game (x = y)
-        row_ids, column_ids = self.rows.strategies, self.columns.strategies
-        self._restrict([row_ids[i] for i in rows], [column_ids[j] for j in columns])
+        self._restrict(rows.tolist(), columns.tolist())
         if warm_up.guess:
             self.lp.guess(x[rows], y[columns])
         self._warming = None
 
-    def _restrict(self, rows: list[int], columns: list[int]) -> None:
-        """Keep only ``rows`` and ``columns``; the others count as dropped once."""
-        dropped_rows = set(self.rows.strategies) - set(rows)
-        dropped_columns = set(self.columns.strategies) - set(columns)
-        keep_rows = [self.rows.strategies.index(i) for i in rows]
-        keep_columns = [self.columns.strategies.index(j) for j in columns]
+    def _restrict(self, rows: Sequence[int], columns: Sequence[int]) -> None:
+        """Keep only the strategies at positions ``rows`` and ``columns``; the others
+        count as dropped once."""
+        row_ids = [self.rows.strategies[i] for i in rows]
+        column_ids = [self.columns.strategies[j] for j in columns]
+        dropped_rows = set(self.rows.strategies) - set(row_ids)
+        dropped_columns = set(self.columns.strategies) - set(column_ids)
         self.rows.dropped |= dropped_rows
-        self.rows.strategies = list(rows)
+        self.rows.strategies = row_ids
         if not self.oracle.symmetric:
             self.columns.dropped |= dropped_columns
-            self.columns.strategies = list(columns)
-        self.lp.restrict(keep_rows, keep_columns)
+            self.columns.strategies = column_ids
+        self.lp.restrict(list(rows), list(columns))
         self.oracle.discard(sorted(dropped_rows), sorted(dropped_columns))
 
     def solution(self) -> Solution:

@@ -247,18 +247,14 @@ class FrontierGame:
         return np.sign(rows - columns) @ self.weights.astype(np.float64)
 
     def row_payoffs(self, row: int, columns: Sequence[int]) -> np.ndarray:
-        if self.symmetric and self.payoff is Payoff.GAME_RESULT:
-            # The new strategy's outcomes as a column, which it is about to become
-            # (column_payoffs takes them from here): the game is antisymmetric.
-            if row not in self.rows.against:
-                self.prepare([row], [])
-            return -self.rows.against[row][list(columns)].astype(np.float64)
-        margins = self._margins(self.rows.strengths[row], self.columns.strengths[list(columns)])
         if self.payoff is Payoff.MARGIN:  # best responses need no stored outcomes
-            return margins
-        if row not in self.columns.against:  # (a symmetric game's returned above)
-            self.prepare([row], [])  # the column player's outcomes against the new row
-        return np.sign(margins)
+            return self._margins(self.rows.strengths[row], self.columns.strengths[list(columns)])
+        # The column player's outcomes against the new row (the best responses need
+        # them), negated: the row's own (in a symmetric game, its outcomes as the
+        # column it is about to become).
+        if row not in self.columns.against:
+            self.prepare([row], [])
+        return -self.columns.against[row][list(columns)].astype(np.float64)
 
     def column_payoffs(self, rows: Sequence[int], column: int) -> np.ndarray:
         if self.payoff is Payoff.MARGIN:

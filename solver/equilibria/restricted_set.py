@@ -7,8 +7,8 @@ strategy dropped and then found again as a best response stays, so the
 restricted sets cannot cycle and the search still ends.
 
 >>> side = RestrictedSet(strategies=[4, 7, 9])
->>> side.kept(np.array([0.5, 0.0, 0.5]), fresh=0)
-[4, 9]
+>>> side.kept(np.array([0.5, 0.0, 0.5]), fresh=0)  # positions: strategies 4 and 9
+[0, 2]
 >>> # 4 and 7 are in the set already; 1 beats the threshold (0.05), the others do not
 >>> side.picks(BestResponses(np.array([0.0, 0.2, 0.0, 0.0, 0.9, 0.0, 0.0, 0.1])), 0.05, 2)
 [1]
@@ -50,12 +50,12 @@ class RestrictedSet:
             self.bound, self.mixed, self.support = bound, mixed, list(self.strategies)
 
     def kept(self, mixed: np.ndarray, fresh: int) -> list[int]:
-        """Remember what ``mixed`` uses; the strategies pruning would keep."""
+        """Remember what ``mixed`` uses; the positions of the strategies pruning would keep."""
         self.recent.append({self.strategies[i] for i in np.flatnonzero(mixed > _USED)})
         del self.recent[:-PRUNE_MEMORY]
         used = set().union(*self.recent) | self.dropped
         newest = len(self.strategies) - fresh
-        return [s for k, s in enumerate(self.strategies) if s in used or k >= newest]
+        return [k for k, s in enumerate(self.strategies) if s in used or k >= newest]
 
     def dropped_before(self) -> np.ndarray:
         """Whether each strategy was dropped once already (it is never dropped again)."""
