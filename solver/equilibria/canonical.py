@@ -33,7 +33,8 @@ starting from the double oracle's final sets ``R`` (variables) and ``C``
 (constraints), repeat:
 
 1. solve ``min h . x`` over ``x`` on ``R`` with the constraints of ``C`` (a
-   linear program, GLOP), with duals ``lambda >= 0`` on ``C`` and ``mu`` on
+   linear program: on the warm simplex, :mod:`solver.equilibria.face_simplex`,
+   or GLOP if that gives up), with duals ``lambda >= 0`` on ``C`` and ``mu`` on
    the sum;
 2. add to ``C`` the column strategies with ``u(x, b) < v`` (the oracle's best
    responses to ``x``): ``x`` must hold against the whole game;
@@ -64,8 +65,15 @@ raising ``v`` to the value pays more than any cost it adds, and the
 optimum is ``(x*, v*)``: the least-cost optimal vertex and the value, a
 vertex of that program's polyhedron, the same for every such ``W``.  So
 ``W`` starts at :data:`_FIRST_WEIGHT` and is multiplied by sixteen while
-``v`` stays below the value; only the objective changes, and GLOP goes on
-from its last basis (one GLOP model per search, :func:`~solver.equilibria.face_program.warm_program`).
+``v`` stays below the value; only the objective changes, and the program
+goes on from its last basis.  The programs are solved on the double
+oracle's own warm simplex, its first basis crashed from the double oracle's
+equilibrium (:mod:`solver.equilibria.face_simplex`): that basis is usually
+optimal already, where GLOP solved each side's first program from scratch
+(issue #25: 150 seeded mirror classes, both payoffs, 0.770 -> 0.554 s a
+class).  If the simplex gives up, the search goes on from its sets with one
+GLOP model (:func:`~solver.equilibria.face_program.warm_program`): the
+optimum, a vertex, is the same.
 Until issue #25 a first search at the fixed value ``v - SLACK`` measured
 the slope (4e4 to 2.3e5 on mirror win deals 1-12), and its program cost as
 much as the weighted one: half of the selection.  Last, ``(x*, v*)`` is
@@ -94,17 +102,19 @@ solver.errors.SolverError: the canonical pair needs a finished double oracle
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from solver.equilibria.double_oracle import DoubleOracle
+from solver.equilibria.face_matrix import FaceMatrix
 from solver.equilibria.face_program import FacePoint, FaceProgram, Program, warm_program
+from solver.equilibria.face_simplex import simplex_program
 from solver.equilibria.matrix_game import one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, PayoffOracle
 from solver.equilibria.vertex import structural_vertex
-from solver.errors import SolverError
+from solver.errors import SimplexError, SolverError
 
 __all__ = [
     "SLACK",
@@ -165,39 +175,6 @@ class CanonicalPair:
     search: FaceSearch | None = field(default=None, compare=False, repr=False)
 
 
-class _Matrix:
-    """The payoffs ``u`` between growing row and column sets, from the oracle."""
-
-    def __init__(self, oracle: PayoffOracle) -> None:
-        self.oracle = oracle
-        self.rows: list[int] = []
-        self.columns: list[int] = []
-        self.payoff = np.zeros((0, 0))
-        self._cached: set[int] = set()
-
-    def _cache(self, strategy: int) -> None:
-        # A symmetric oracle answers best responses over strategies it has
-        # seen as columns: every strategy of either set is made one.
-        if self.oracle.symmetric and strategy not in self._cached:
-            self.oracle.column_payoffs([], strategy)
-            self._cached.add(strategy)
-
-    def add(self, rows: Sequence[int], columns: Sequence[int]) -> None:
-        """Add the new ``rows`` and ``columns`` (the ones already in are skipped)."""
-        for j in columns:
-            if j not in self.columns:
-                self._cache(j)
-                new = np.asarray(self.oracle.column_payoffs(self.rows, j), np.float64)
-                self.columns.append(j)
-                self.payoff = np.hstack([self.payoff, new.reshape(-1, 1)])
-        for i in rows:
-            if i not in self.rows:
-                self._cache(i)
-                new = np.asarray(self.oracle.row_payoffs(i, self.columns), np.float64)
-                self.rows.append(i)
-                self.payoff = np.vstack([self.payoff, new.reshape(1, -1)])
-
-
 @dataclass
 class _Side:
     """One player's view: its variables, its constraints, and the oracle's answers."""
@@ -210,6 +187,7 @@ class _Side:
     # my payoffs against weights, exact wherever above the thresholds
     price: Callable[[list[int], np.ndarray, np.ndarray], BestResponses]
     costs: np.ndarray  # of all my strategies
+    lowest: float | None  # a lower bound on every payoff (the oracle's)
 
 
 def costs(strategies: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -286,18 +264,32 @@ def _search(
     raise SolverError("the canonical strategy's search did not converge")
 
 
-def _canonical(side: _Side, value: float) -> CanonicalStrategy:
-    """The side's canonical strategy (see the module's *Rounding*)."""
-    # One GLOP model throughout: a larger weight changes the objective only (warm).
-    program, weight, rounds = warm_program({}, 0), _FIRST_WEIGHT, 0
+def _weighted(side: _Side, value: float, program: Program) -> tuple[FacePoint, int]:
+    """The weighted searches (see the module's *Rounding*): the last vertex, all their rounds."""
+    weight, rounds = _FIRST_WEIGHT, 0
     for _ in range(_WEIGHTS):
         point, more = _search(side, value, weight, program=program)
         rounds += more
         if point.value >= value - _ROUNDING:
-            break
+            return point, rounds
         weight *= 16.0
-    else:
-        raise SolverError("the canonical strategy's search did not reach the value")
+    raise SolverError("the canonical strategy's search did not reach the value")
+
+
+def _canonical(
+    side: _Side, value: float, start: tuple[np.ndarray, np.ndarray] | None = None
+) -> CanonicalStrategy:
+    """The side's canonical strategy; ``start`` an equilibrium over its first sets (mine, theirs).
+
+    The programs are solved on the warm simplex, crashed from ``start``
+    (:mod:`solver.equilibria.face_simplex`); if it gives up, the search goes on
+    from its sets with GLOP (one model throughout: a larger weight changes the
+    objective only, and GLOP goes on from its basis).
+    """
+    try:
+        point, rounds = _weighted(side, value, simplex_program(side.lowest, start))
+    except SimplexError:
+        point, rounds = _weighted(side, value, warm_program({}, 0))
     mine, theirs = side.mine(), side.theirs()
     order_mine, order_theirs = np.argsort(mine), np.argsort(theirs)
     payoff = side.payoff()[np.ix_(order_mine, order_theirs)]
@@ -353,7 +345,7 @@ class FaceSearch:
         return min(max(ends[0], 0.0), 1.0), min(max(ends[1], 0.0), 1.0)
 
 
-def _sides(oracle: PayoffOracle, matrix: _Matrix) -> tuple[_Side, _Side]:
+def _sides(oracle: PayoffOracle, matrix: FaceMatrix) -> tuple[_Side, _Side]:
     rows = _Side(
         mine=lambda: matrix.rows,
         theirs=lambda: matrix.columns,
@@ -362,6 +354,7 @@ def _sides(oracle: PayoffOracle, matrix: _Matrix) -> tuple[_Side, _Side]:
         check=oracle.best_rows if oracle.symmetric else oracle.best_columns,
         price=oracle.best_rows,
         costs=costs(np.arange(oracle.sizes[0])),
+        lowest=oracle.lowest,
     )
     columns = _Side(
         mine=lambda: matrix.columns,
@@ -371,6 +364,7 @@ def _sides(oracle: PayoffOracle, matrix: _Matrix) -> tuple[_Side, _Side]:
         check=oracle.best_rows,
         price=oracle.best_columns,
         costs=costs(np.arange(oracle.sizes[1])),
+        lowest=oracle.lowest,
     )
     return rows, columns
 
@@ -393,7 +387,26 @@ def canonical_pair(oracle: PayoffOracle, search: DoubleOracle) -> CanonicalPair:
     if search.iteration == 0:
         raise SolverError("the canonical pair needs a finished double oracle")
     rows, columns = _best_responses_in(search, oracle.symmetric)
-    return canonical_pair_from(oracle, rows, columns, search.solution().value)
+    solution = search.solution()
+    start = (
+        dict(zip(solution.row_strategies, solution.row.tolist(), strict=True)),
+        dict(zip(solution.column_strategies, solution.column.tolist(), strict=True)),
+    )
+    return canonical_pair_from(oracle, rows, columns, solution.value, start=start)
+
+
+def _start(
+    start: tuple[Mapping[int, float], Mapping[int, float]] | None,
+    mine: Sequence[int],
+    theirs: Sequence[int],
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """``start``'s probabilities over a side's first sets (a strategy not in it: 0)."""
+    if start is None:
+        return None
+    return (
+        np.array([start[0].get(i, 0.0) for i in mine]),
+        np.array([start[1].get(j, 0.0) for j in theirs]),
+    )
 
 
 def _best_responses_in(search: DoubleOracle, symmetric: bool) -> tuple[list[int], list[int]]:
@@ -419,13 +432,20 @@ def _best_responses_in(search: DoubleOracle, symmetric: bool) -> tuple[list[int]
 
 
 def canonical_pair_from(
-    oracle: PayoffOracle, rows: Sequence[int], columns: Sequence[int], value: float
+    oracle: PayoffOracle,
+    rows: Sequence[int],
+    columns: Sequence[int],
+    value: float,
+    *,
+    start: tuple[Mapping[int, float], Mapping[int, float]] | None = None,
 ) -> CanonicalPair:
     """Both players' canonical strategies, the search started from ``rows`` and ``columns``.
 
     ``value`` is the game's value (oracle units); the sets need only hold
     some equilibrium's supports (a stored equilibrium's, say), the search
-    adds what the canonical pair needs.
+    adds what the canonical pair needs.  ``start``, an equilibrium (each
+    player's probabilities by strategy), gives the search's first basis
+    (:mod:`solver.equilibria.face_simplex`); the result does not depend on it.
 
     >>> from solver.equilibria.double_oracle import MatrixOracle
     >>> game = MatrixOracle(np.array([[1.0, -1.0], [-1.0, 1.0]]))
@@ -438,7 +458,7 @@ def canonical_pair_from(
     """
     if not rows or not columns:
         raise SolverError("the canonical search needs strategies of both players")
-    matrix = _Matrix(oracle)
+    matrix = FaceMatrix(oracle)
     rows_side, columns_side = _sides(oracle, matrix)
     rows = list(dict.fromkeys(int(i) for i in rows))
     columns = list(dict.fromkeys(int(j) for j in columns))
@@ -448,7 +468,11 @@ def canonical_pair_from(
     # loaded machine, the least squares of mirror win deal 9 took 0.35 s instead of 0.03 s).
     with one_blas_thread():
         matrix.add(rows, columns)
-        row = _canonical(rows_side, value)
-        column = row if oracle.symmetric else _canonical(columns_side, -value)
+        row = _canonical(rows_side, value, _start(start, rows, columns))
+        if oracle.symmetric:
+            column = row
+        else:
+            flipped = None if start is None else (start[1], start[0])
+            column = _canonical(columns_side, -value, _start(flipped, columns, rows))
     search = FaceSearch((rows_side, columns_side), value, oracle.symmetric)
     return CanonicalPair(row, column, value, search)

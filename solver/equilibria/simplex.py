@@ -57,6 +57,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.equilibria.ratio_test import harris
+from solver.equilibria.simplex_products import SimplexProducts
 from solver.errors import SimplexError
 
 __all__ = ["REFACTOR_EVERY", "WarmSimplex"]
@@ -78,7 +79,7 @@ _PERTURBATION = 1e-7
 _PIVOT_AGREEMENT = 1e-7
 
 
-class WarmSimplex:
+class WarmSimplex(SimplexProducts):
     """The column player's program, kept optimal as rows and columns arrive.
 
     Parameters
@@ -105,39 +106,16 @@ class WarmSimplex:
         self._rhs = np.zeros(0)  # 1 + a tiny perturbation per row
         self._refreshed = False  # set when a refactorization recomputed the values
         self._budget: int | None = None  # pivots a crash basis has to become feasible
+        self._cost_vector: np.ndarray | None = None  # None: every cost is 1
+        self.duals = np.zeros(0)  # the rows' duals at the last solve, unnormalized
         self.pivots = 0
 
-    # -- the basis inverse --------------------------------------------------
+    # -- the basis inverse (its products: SimplexProducts) ------------------
     def _reset_updates(self) -> None:
         """No rank-one terms: the inverse is ``base`` (sized for the current rows)."""
         self._left = np.zeros((self._rows, REFACTOR_EVERY))
         self._right = np.zeros((self._rows, REFACTOR_EVERY))
         self._updates = 0
-
-    def _ftran(self, vector: np.ndarray) -> np.ndarray:
-        """``B^-1 vector``."""
-        k = self._updates
-        return self._base @ vector - self._left[:, :k] @ (self._right[:, :k].T @ vector)
-
-    def _ftran_pair(self, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``B^-1 first`` and ``B^-1 second`` in one pass over the inverse (it is memory bound)."""
-        k = self._updates
-        both = np.stack([first, second])
-        both = both @ self._base.T - (both @ self._right[:, :k]) @ self._left[:, :k].T
-        return both[0], both[1]
-
-    def _btran(self, vector: np.ndarray) -> np.ndarray:
-        """``vector^T B^-1``."""
-        k = self._updates
-        return vector @ self._base - (vector @ self._left[:, :k]) @ self._right[:, :k].T
-
-    def _inverse_row(self, index: int) -> np.ndarray:
-        k = self._updates
-        return self._base[index] - self._left[index, :k] @ self._right[:, :k].T
-
-    def _inverse(self) -> np.ndarray:
-        k = self._updates
-        return self._base - self._left[:, :k] @ self._right[:, :k].T
 
     def _basis_matrix(self, payoff: np.ndarray) -> np.ndarray:
         matrix = np.zeros((self._rows, self._rows))
@@ -157,25 +135,7 @@ class WarmSimplex:
         self._refreshed = True
 
     # -- the shifted matrix A' = payoff + shift, with the slacks' identity ----
-    def _column_of(self, payoff: np.ndarray, variable: int) -> np.ndarray:
-        if variable >= 0:
-            return payoff[:, variable] + self.shift
-        unit = np.zeros(self._rows)
-        unit[-1 - variable] = 1.0
-        return unit
-
-    def _times_matrix(self, vector: np.ndarray, payoff: np.ndarray) -> np.ndarray:
-        """``vector^T [A' I]``: structural entries, then slacks."""
-        return np.concatenate([vector @ payoff + self.shift * vector.sum(), vector])
-
-    def _times_matrix_pair(
-        self, first: np.ndarray, second: np.ndarray, payoff: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`_times_matrix` of two vectors in one pass over the payoffs."""
-        both = np.stack([first, second])
-        products = both @ payoff + self.shift * both.sum(axis=1, keepdims=True)
-        return np.concatenate([products[0], first]), np.concatenate([products[1], second])
-
+    # (its products: SimplexProducts)
     def _flat(self, variable: np.ndarray | int) -> np.ndarray:
         """Index into ``[structural..., slacks...]`` of encoded variables."""
         variable = np.asarray(variable)
@@ -184,14 +144,19 @@ class WarmSimplex:
     def _variable(self, flat: int) -> int:
         return flat if flat < self._columns else self._columns - 1 - flat
 
+    def _basic_costs(self) -> np.ndarray:
+        """``c_B``: the objective's coefficients of the basic variables (slacks: 0)."""
+        structural = self._basic >= 0
+        return np.where(structural, self._costs[np.where(structural, self._basic, 0)], 0.0)
+
     def _duals(self) -> np.ndarray:
-        """``y = c_B^T B^-1``: the rows' duals (the cost is 1 on structural columns)."""
-        return self._btran((self._basic >= 0).astype(np.float64))
+        """``y = c_B^T B^-1``: the rows' duals."""
+        return self._btran(self._basic_costs())
 
     def _reduced_costs(self, payoff: np.ndarray) -> np.ndarray:
         """``c - y^T [A' I]`` with ``y = c_B^T B^-1``; basic entries exactly 0."""
         duals = self._duals()
-        costs = np.concatenate([np.ones(self._columns), np.zeros(self._rows)])
+        costs = np.concatenate([self._costs, np.zeros(self._rows)])
         reduced = costs - self._times_matrix(duals, payoff)
         reduced[self._flat(self._basic)] = 0.0
         return reduced
@@ -352,23 +317,45 @@ class WarmSimplex:
         raise SimplexError("the dual simplex took too many pivots")
 
     # -- the public step ------------------------------------------------------
-    def solve(self, payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    def solve(
+        self, payoff: np.ndarray, costs: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, float]:
         """Re-optimize for ``payoff``, which extends the last one by rows and columns.
 
         Returns the row strategy, the column strategy and the value (of the
-        unshifted ``payoff``).  Raises :class:`SimplexError` when it gives
+        unshifted ``payoff``).  ``costs`` (one per column, default ones)
+        replaces the objective ``1^T q`` by ``costs^T q``: the optimal face's
+        programs (:mod:`solver.equilibria.face_simplex`); the returned value is
+        then what the column strategy concedes, and :attr:`duals` the rows'
+        duals, unnormalized.  Between solves the costs may change on a game
+        that does not grow (the basis stays primal feasible), or the game may
+        grow under the same costs.  Raises :class:`SimplexError` when it gives
         up, numerical trouble included; the state is then unusable.
         """
+        if costs is not None and np.shape(costs) != (payoff.shape[1],):
+            raise SimplexError(
+                f"costs need one entry per column ({payoff.shape[1]}), got shape {np.shape(costs)}"
+            )
         try:
             with np.errstate(divide="raise", invalid="raise", over="raise"):
-                return self._solve(payoff)
+                return self._solve(payoff, costs)
         except (FloatingPointError, ValueError, np.linalg.LinAlgError) as error:
             raise SimplexError(f"numerical trouble: {error}") from None
 
-    def _solve(self, payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    @property
+    def _costs(self) -> np.ndarray:
+        """The objective's coefficients of the structural columns so far."""
+        if self._cost_vector is None:
+            return np.ones(self._columns)
+        return self._cost_vector[: self._columns]
+
+    def _solve(
+        self, payoff: np.ndarray, costs: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray, float]:
         rows, columns = payoff.shape
         if rows < self._rows or columns < self._columns:
             raise SimplexError("the game may only grow between solves")
+        self._cost_vector = None if costs is None else np.asarray(costs, dtype=np.float64)
         lowest = min(
             float(payoff[:, self._columns :].min(initial=np.inf)),
             float(payoff[self._rows :, :].min(initial=np.inf)),
@@ -396,6 +383,7 @@ class WarmSimplex:
         q = np.zeros(columns)
         q[basic[structural]] = np.maximum(values[structural], 0.0)
         total = q.sum()
+        self.duals = duals
         row = np.maximum(duals, 0.0)
         if total <= 0 or row.sum() <= 0:
             raise SimplexError("the program's solution vanished")
@@ -467,7 +455,7 @@ class WarmSimplex:
         """
         basis = self._basis_matrix(payoff)
         ones = np.ones(self._rows)
-        costs = (self._basic >= 0).astype(np.float64)
+        costs = self._basic_costs()
         try:
             solved = np.linalg.solve(
                 np.stack([basis, basis.T]), np.stack([ones, costs])[:, :, None]

@@ -175,8 +175,12 @@ def with_ranges(
     if not result.canonical or rows is None or columns is None:
         return result
     value = result.value if result.payoff is Payoff.MARGIN else 2.0 * result.value - 1.0
+    start = (
+        dict(zip(rows, np.asarray(result.row.probabilities).tolist(), strict=True)),
+        dict(zip(columns, np.asarray(result.column.probabilities).tolist(), strict=True)),
+    )
     try:
-        pair = canonical_pair_from(game, rows, columns, value)
+        pair = canonical_pair_from(game, rows, columns, value, start=start)
     except SolverError:
         return result
     if not _same(rows, result.row, pair.row) or not _same(columns, result.column, pair.column):

@@ -302,3 +302,33 @@ def test_a_guess_that_does_not_get_feasible_soon_restarts_from_the_slacks(monkey
     fresh.solve()
     assert lp._simplex is not None and fresh._simplex is not None
     assert lp._simplex.pivots == fresh._simplex.pivots  # the slack basis's path
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_general_costs_reach_the_optimum_highs_finds_and_their_duals_certify_it(seed: int) -> None:
+    """``max c^T q`` over ``(A + shift) q <= 1``, grown and with costs changed, against HiGHS."""
+    from scipy.optimize import linprog
+
+    rng = np.random.default_rng(seed)
+    payoff = win_game(rng, 40, symmetric=seed % 2 == 0)
+    simplex = WarmSimplex(shift=2.0)
+    for rows, columns, costs in (
+        (25, 20, rng.uniform(0.5, 1.5, 20)),
+        (40, 40, rng.uniform(0.5, 1.5, 40)),  # grown, under new costs for the new columns
+        (40, 40, 1e5 - rng.random(40)),  # costs changed only: the canonical search's shape
+    ):
+        game = payoff[:rows, :columns]
+        _, column, _ = simplex.solve(game, costs[:columns])
+        shifted = game + simplex.shift
+        best = linprog(-costs[:columns], A_ub=shifted, b_ub=np.ones(rows), method="highs")
+        q = column / (shifted @ column).max()  # an optimal q meets some row's bound
+        assert costs[:columns] @ q == pytest.approx(-best.fun, rel=1e-9)
+        duals = simplex.duals
+        assert duals.min() >= -1e-9
+        assert (duals @ shifted - costs[:columns]).min() >= -1e-9 * costs.max()  # dual feasible
+        assert duals.sum() == pytest.approx(-best.fun, rel=1e-9)  # no duality gap
+
+
+def test_costs_need_one_entry_per_column() -> None:
+    with pytest.raises(SimplexError, match=r"one entry per column \(3\), got shape \(2,\)"):
+        WarmSimplex(shift=2.0).solve(np.zeros((2, 3)), np.ones(2))
