@@ -145,8 +145,17 @@ class Frontier:
         # Built once: an equilibrium's support asks for hundreds of packets.
         return packet_options(self.holding, self.rules)
 
+    @cached_property
+    def _rebuilt(self) -> dict[int, np.ndarray]:
+        # Profiles' packets rebuilt so far: a solve's found and canonical
+        # equilibria use mostly the same profiles (0.25 ms each to rebuild).
+        return {}
+
     def packets(self, index: int) -> np.ndarray:
-        """Concrete packets of profile ``index``, weakest first: ``(n_packets, 5)`` cards."""
+        """Concrete packets of profile ``index``, weakest first: ``(n_packets, 5)`` cards (read-only)."""
+        index = int(index)
+        if (known := self._rebuilt.get(index)) is not None:
+            return known
         plan_index, row = (int(v) for v in self._origin[index])
         plan_cards = [f for f in self._plans.cards[plan_index] if f[0] >= 0]
         width = self.rules.n_packets - len(plan_cards)
@@ -162,7 +171,10 @@ class Frontier:
         order = np.argsort(values, kind="stable")
         if not np.array_equal(values[order], self.profiles[index]):
             raise AssertionError("frontier packets do not rebuild their profile")
-        return packets[order]
+        rebuilt = packets[order]
+        rebuilt.flags.writeable = False
+        self._rebuilt[index] = rebuilt
+        return rebuilt
 
     def strategies(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every ordering of every profile: ``(strengths, profile index, order)``.
