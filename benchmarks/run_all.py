@@ -24,7 +24,7 @@ from harness import cpu_model, fresh, git_revision, load_average, log, parser
 
 HERE = Path(__file__).resolve().parent
 
-COMPARES = {"bench_startup.py"}  # scripts that take --baseline
+COMPARES = {"bench_startup.py", "bench_book.py"}  # scripts that take --baseline
 
 # (title, script, full arguments: the sizes RESULTS.md states, quick arguments)
 BENCHMARKS = [
