@@ -107,6 +107,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.equilibria.canonical_costs import costs
 from solver.equilibria.double_oracle import DoubleOracle
 from solver.equilibria.face_matrix import FaceMatrix
 from solver.equilibria.face_program import FacePoint, FaceProgram, Program, warm_program
@@ -190,30 +191,6 @@ class _Side:
     lowest: float | None  # a lower bound on every payoff (the oracle's)
 
 
-def costs(strategies: Sequence[int] | np.ndarray) -> np.ndarray:
-    """The canonical costs ``h`` of frontier strategies: a fixed hash of each id, in ``[0, 1)``.
-
-    >>> costs([0, 1, 2]).round(3).tolist()
-    [0.883, 0.567, 0.591]
-    >>> costs([-1])
-    Traceback (most recent call last):
-        ...
-    solver.errors.SolverError: strategy ids are non-negative, got -1
-    """
-    ids = np.asarray(strategies, dtype=np.int64)
-    if ids.size and int(ids.min()) < 0:
-        raise SolverError(f"strategy ids are non-negative, got {int(ids.min())}")
-    # splitmix64's finalizer: a linear hash (id times the golden ratio,
-    # modulo 1) made ties, h_a + h_b = h_c + h_d whenever a + b = c + d, and
-    # with them two optimal vertices (measured: independent margin deal 2).
-    z = ids.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-    with np.errstate(over="ignore"):
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return (z >> np.uint64(11)).astype(np.float64) / float(1 << 53)
-
-
 def _new(
     responses: BestResponses, threshold: np.ndarray | float, present: Sequence[int]
 ) -> list[int]:
@@ -264,11 +241,13 @@ def _search(
     raise SolverError("the canonical strategy's search did not converge")
 
 
-def _weighted(side: _Side, value: float, program: Program) -> tuple[FacePoint, int]:
+def _weighted(
+    side: _Side, value: float, program: Program, cost: np.ndarray | None = None
+) -> tuple[FacePoint, int]:
     """The weighted searches (see the module's *Rounding*): the last vertex, all their rounds."""
     weight, rounds = _FIRST_WEIGHT, 0
     for _ in range(_WEIGHTS):
-        point, more = _search(side, value, weight, program=program)
+        point, more = _search(side, value, weight, cost, program=program)
         rounds += more
         if point.value >= value - _ROUNDING:
             return point, rounds
@@ -316,30 +295,50 @@ class FaceSearch:
     sides: tuple[_Side, _Side]
     value: float
     symmetric: bool
-    # The last face program of each side, kept loaded (re-solved warm while the sets stay).
+    # Each side's canonical strategy and its opponent's (ids to probabilities): the
+    # ranges' simplex starts from them.
+    starts: tuple[tuple[dict[int, float], dict[int, float]], ...] = ()
+    # Each side's programs, kept loaded and re-solved warm for the next cost: on
+    # the simplex, or (once that gave up) GLOP's at the fixed value.
+    _simplex: dict[int, Program] = field(default_factory=dict, compare=False, repr=False)
     _programs: dict[int, FaceProgram] = field(default_factory=dict, compare=False, repr=False)
 
-    def _program(self, side: int) -> Program:
-        return warm_program(self._programs, side)
+    def _least(self, index: int, value: float, cost: np.ndarray) -> FacePoint:
+        """The least ``cost`` over side ``index``'s optimal face: weighted, on the simplex
+        started from the canonical pair, or (once that gives up) at ``value - SLACK`` on GLOP."""
+        side = self.sides[index]
+        if index not in self._simplex and index < len(self.starts) and index not in self._programs:
+            start = _start(self.starts[index], side.mine(), side.theirs())
+            self._simplex[index] = simplex_program(side.lowest, start)
+        if (program := self._simplex.get(index)) is not None:
+            try:
+                return _weighted(side, value, program, cost)[0]
+            except SimplexError:
+                del self._simplex[index]
+        point, _ = _search(
+            side, value - SLACK, cost=cost, program=warm_program(self._programs, index)
+        )
+        return point
 
     def probability_range(self, player: int, strategy: int) -> tuple[float, float]:
         """Least and greatest probability of ``strategy`` over ``player``'s (0, 1) optimal face.
 
         Each end is the same column-and-constraint generation as the
-        canonical strategy's first search, with the strategy's probability
-        (or its negative) as the cost; the face is the one at ``v - SLACK``,
-        so the ends are exact to about that much.  Raises
+        canonical strategy's, with the strategy's probability (or its
+        negative) as the cost: weighted, so the ends are the optimal face's
+        to rounding; if the simplex gives up, on GLOP over the face at
+        ``v - SLACK``, exact to about that much.  Raises
         :class:`~solver.errors.SolverError` when a search does not converge.
         """
         index = 0 if self.symmetric else player
-        side, program = self.sides[index], self._program(index)
+        side = self.sides[index]
         value = self.value if index == 0 else -self.value
         ends = []
         for sign in (1.0, -1.0):  # least, then greatest
             cost = np.zeros(side.costs.shape[0])
             cost[strategy] = sign
             with one_blas_thread():
-                point, _ = _search(side, value - SLACK, cost=cost, program=program)
+                point = self._least(index, value, cost)
             mine = side.mine()
             ends.append(float(point.x[mine.index(strategy)]) if strategy in mine else 0.0)
         return min(max(ends[0], 0.0), 1.0), min(max(ends[1], 0.0), 1.0)
@@ -474,5 +473,8 @@ def canonical_pair_from(
         else:
             flipped = None if start is None else (start[1], start[0])
             column = _canonical(columns_side, -value, _start(flipped, columns, rows))
-    search = FaceSearch((rows_side, columns_side), value, oracle.symmetric)
+    row_ids = dict(zip(row.strategies, row.probabilities.tolist(), strict=True))
+    column_ids = dict(zip(column.strategies, column.probabilities.tolist(), strict=True))
+    starts = ((row_ids, column_ids), (column_ids, row_ids))
+    search = FaceSearch((rows_side, columns_side), value, oracle.symmetric, starts)
     return CanonicalPair(row, column, value, search)

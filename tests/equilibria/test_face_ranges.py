@@ -22,8 +22,10 @@ from solver.equilibria.stored_ranges import with_ranges
 from solver.game.deal import deal
 from solver.game.rules import Rules
 
-# The ranges are those of the face at v - 1e-10 (and GLOP's tolerances).
+# The ranges are the optimal face's (the weighted search's): the reference's face is the
+# one at v - 1e-13 (the value to rounding), HiGHS's tolerances on top.
 _CLOSE = 1e-7
+_SLACK = 1e-13
 
 
 def _reference(game: FrontierGame, payoff: np.ndarray, value: float, i: int) -> tuple[float, float]:
@@ -36,7 +38,7 @@ def _reference(game: FrontierGame, payoff: np.ndarray, value: float, i: int) -> 
         found = linprog(
             c,
             A_ub=-payoff.T,
-            b_ub=-np.full(payoff.shape[1], value - 1e-10),
+            b_ub=-np.full(payoff.shape[1], value - _SLACK),
             A_eq=np.ones((1, n)),
             b_eq=[1.0],
             bounds=(0, 1),
