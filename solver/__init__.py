@@ -120,7 +120,7 @@ if TYPE_CHECKING:  # the lazy names, for type checkers (tests/test_public_api.py
     from solver.equilibria.double_oracle import IterationRecord
     from solver.equilibria.equilibrium import EquilibriumResult
     from solver.equilibria.equilibrium import solve as solve_equilibrium
-    from solver.equilibria.frontier_game import Payoff
+    from solver.equilibria.payoff import Payoff
     from solver.errors import BookError
     from solver.models.heuristics import greedy_arrangement, random_arrangement
     from solver.models.house import HOUSE_RULE, HouseRule, house_arrangement, house_rule
@@ -180,7 +180,7 @@ _LAZY: dict[str, str] = {
     "solve_equilibrium": "solver.equilibria.equilibrium:solve",
     "EquilibriumResult": "solver.equilibria.equilibrium",
     "IterationRecord": "solver.equilibria.double_oracle",
-    "Payoff": "solver.equilibria.frontier_game",
+    "Payoff": "solver.equilibria.payoff",
     # the book
     "Book": "solver.book.store",
     "default_book_path": "solver.book.location",

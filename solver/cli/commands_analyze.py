@@ -19,6 +19,7 @@ from solver.app.command import Command
 from solver.app.report import Output
 from solver.app.study import StudyRequest, study
 from solver.cli.commands import add_book_arguments, book_choice
+from solver.cli.parsing import Formatter
 from solver.cli.render import shown
 from solver.util.json_text import to_json
 
@@ -58,7 +59,7 @@ class _Progress:
 
 
 def _analyze_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.formatter_class = Formatter
     parser.epilog = _HISTORY_HELP
     parser.add_argument("history", metavar="FILE", help="the history (see below)")
     parser.add_argument("--top", type=positive_int, default=10, help="worst deals shown (10)")

@@ -21,7 +21,7 @@ from solver.cli.commands import (
     rules_from_args,
 )
 from solver.cli.render import shown
-from solver.equilibria.frontier_game import Payoff
+from solver.equilibria.payoff import Payoff
 from solver.models.opponents import Objective
 from solver.response.best_response import DEFAULT_SAMPLES
 

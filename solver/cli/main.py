@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver.cli import streams
-from solver.cli.parsing import NOTATION, Parser, add_command_parser
+from solver.cli.parsing import NOTATION, Formatter, Parser, add_command_parser
 from solver.errors import UsageError
 from solver.util.json_text import to_json
 from solver.version import __version__
@@ -82,7 +82,7 @@ def build_parser(
         description="Quintet: the two-player arrangement poker game. Exact rules, "
         "optimal arrangements and equilibria.",
         epilog=NOTATION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=Formatter,
     )
     parser.add_argument("--version", action="version", version=f"quintet-solver {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from solver.equilibria.frontier_game import Payoff
+from solver.equilibria.payoff import Payoff
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement
 from solver.game.payloads import arrangement_payload, cards_payload, rules_payload

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solver.equilibria.frontier_game import Payoff
+from solver.equilibria.payoff import Payoff
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement, points_against
 from solver.game.payloads import cards_payload, rules_payload
