@@ -307,16 +307,22 @@ class FaceSearch:
     _programs: dict[int, FaceProgram] = field(default_factory=dict, compare=False, repr=False)
 
     def _least(self, index: int, value: float, cost: np.ndarray) -> FacePoint:
-        """The least ``cost`` over side ``index``'s optimal face: weighted, on the simplex
-        started from the canonical pair, or (once that gives up) at ``value - SLACK`` on GLOP."""
+        """The least ``cost`` over side ``index``'s optimal face: in a symmetric game weighted,
+        on the simplex started from the canonical pair; otherwise, or once that gives up, at
+        ``value - SLACK`` on GLOP.
+
+        Not in games that are not symmetric: on independent margin deals 0-2 the weighted
+        searches over a range's cost (zero but for one strategy: ties everywhere) priced in
+        tied strategies by rounding, 50 a round up to 3,000, or met a singular basis.
+        """
         side = self.sides[index]
-        if index not in self._simplex and index < len(self.starts) and index not in self._programs:
+        if self.symmetric and not self._simplex and not self._programs and self.starts:
             start = _start(self.starts[index], side.mine(), side.theirs())
             self._simplex[index] = simplex_program(side.lowest, start)
         if (program := self._simplex.get(index)) is not None:
             try:
                 return _weighted(side, value, program, cost)[0]
-            except SimplexError:
+            except (SimplexError, SolverError):  # the simplex gave up, or the search grew
                 del self._simplex[index]
         point, _ = _search(
             side, value - SLACK, cost=cost, program=warm_program(self._programs, index)
@@ -328,9 +334,10 @@ class FaceSearch:
 
         Each end is the same column-and-constraint generation as the
         canonical strategy's, with the strategy's probability (or its
-        negative) as the cost: weighted, so the ends are the optimal face's
-        to rounding; if the simplex gives up, on GLOP over the face at
-        ``v - SLACK``, exact to about that much.  Raises
+        negative) as the cost: in a symmetric game weighted, so the ends are
+        the optimal face's to rounding; otherwise (or if the simplex gives
+        up) on GLOP over the face at ``v - SLACK``, exact to about that much
+        (see :meth:`_least`).  Raises
         :class:`~solver.errors.SolverError` when a search does not converge.
         """
         index = 0 if self.symmetric else player

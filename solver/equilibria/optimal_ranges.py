@@ -16,14 +16,16 @@ solve and the same equilibrium read back from the book, and with them the
 report's "this one is / is not unique" (measured on mirror and independent
 margin deals 0-3).  Over the whole game both are properties of the deal.
 
-Each end is found as the canonical strategy is, with ``v`` a variable
-weighted in the objective (so that rounding in ``v`` cannot make the face
-empty), on the warm simplex started from the canonical pair: the ends are
-the optimal face's to rounding.  If the simplex gives up, GLOP solves over
-the face at ``v - `` :data:`~solver.equilibria.canonical.SLACK`, exact to
-about that much times the least probability's slope in ``v`` (the two
-differed by 2e-7 on a reduced win deal of the tests, whose reference is
-now the optimal face's).
+In a symmetric game (a mirror deal) each end is found as the canonical
+strategy is, with ``v`` a variable weighted in the objective (so that
+rounding in ``v`` cannot make the face empty), on the warm simplex started
+from the canonical pair: the ends are the optimal face's to rounding.
+Otherwise, or if the simplex gives up, GLOP solves over the face at
+``v - `` :data:`~solver.equilibria.canonical.SLACK`, exact to about that
+much times the probability's slope in ``v`` (the two differed by up to 1.1e-6 on
+reduced mirror deals of the tests; see
+:meth:`~solver.equilibria.canonical.FaceSearch.probability_range` for why
+not every game).
 
 >>> from solver.equilibria.canonical import canonical_pair_from
 >>> from solver.equilibria.double_oracle import MatrixOracle

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from solver.book.source import EquilibriumSource
 from solver.equilibria.equilibrium import EquilibriumResult, solve
 from solver.equilibria.frontier_game import FrontierGame
 from solver.equilibria.stored_ranges import with_ranges
+from solver.errors import SimplexError
 from solver.game.deal import deal
 from solver.game.rules import Rules
 
@@ -173,3 +175,28 @@ def test_through_the_book_a_report_prints_what_a_solve_without_it_prints(
     assert source.from_book(first, second, rules, "margin") is True
     # What the web and the command line compare exactly: the same floats either way.
     assert answers[0].row == answers[1].row and answers[0].column == answers[1].column
+
+
+def _gives_up(*_: object) -> object:
+    def program(*_: object) -> object:
+        raise SimplexError("given up (the test's)")
+
+    return program
+
+
+@pytest.mark.parametrize(
+    ("mode", "payoff", "seed"), [("mirror", "win", 2), ("mirror", "margin", 0)]
+)
+def test_ranges_on_glop_when_the_simplex_gives_up_are_the_simplexs(mode, payoff, seed) -> None:
+    """Every face program on GLOP (the fallback) gives the same ranges, to the faces' slack
+    (GLOP's face is the one at v - 1e-10: up to 1.1e-6 apart from the optimal face's here)."""
+    rules = Rules(position_points=(4, 5, 6, 7), discard_mode=mode)
+    first, second = deal(seed=seed, rules=rules).holdings
+    fast = solve(first, second, rules, payoff, ranges=True)
+    with patch("solver.equilibria.canonical.simplex_program", _gives_up):
+        fallback = solve(first, second, rules, payoff, ranges=True)
+    assert fallback.canonical and len(fallback.row_ranges) == len(fast.row_ranges)
+    for a, b in zip(fast.row_ranges, fallback.row_ranges, strict=True):
+        assert (a is None) == (b is None)
+        if a is not None and b is not None:
+            assert abs(a[0] - b[0]) <= 1e-5 and abs(a[1] - b[1]) <= 1e-5
