@@ -298,32 +298,26 @@ class FaceSearch:
     sides: tuple[_Side, _Side]
     value: float
     symmetric: bool
-    # Each side's canonical strategy and its opponent's (ids to probabilities): the
-    # ranges' simplex starts from them.
-    starts: tuple[tuple[dict[int, float], dict[int, float]], ...] = ()
-    # Each side's programs, kept loaded and re-solved warm for the next cost: on
-    # the simplex, or (once that gave up) GLOP's at the fixed value.
-    _simplex: dict[int, Program] = field(default_factory=dict, compare=False, repr=False)
+    # Each side's programs, kept loaded and re-solved warm for the next cost: on the
+    # simplex (a symmetric game's, started from the canonical pair: see _least), or
+    # (otherwise, or once that gave up) GLOP's at the fixed value.
+    simplex_programs: dict[int, Program] = field(default_factory=dict, compare=False, repr=False)
     _programs: dict[int, FaceProgram] = field(default_factory=dict, compare=False, repr=False)
 
     def _least(self, index: int, value: float, cost: np.ndarray) -> FacePoint:
-        """The least ``cost`` over side ``index``'s optimal face: in a symmetric game weighted,
-        on the simplex started from the canonical pair; otherwise, or once that gives up, at
-        ``value - SLACK`` on GLOP.
+        """The least ``cost`` over side ``index``'s optimal face: weighted, on its simplex
+        program if it has one; otherwise, or once that gives up, at ``value - SLACK`` on GLOP.
 
-        Not in games that are not symmetric: on independent margin deals 0-2 the weighted
+        Only a symmetric game's side has one: on independent margin deals 0-2 the weighted
         searches over a range's cost (zero but for one strategy: ties everywhere) priced in
         tied strategies by rounding, 50 a round up to 3,000, or met a singular basis.
         """
         side = self.sides[index]
-        if self.symmetric and not self._simplex and not self._programs and self.starts:
-            start = _start(self.starts[index], side.mine(), side.theirs())
-            self._simplex[index] = simplex_program(side.lowest, start)
-        if (program := self._simplex.get(index)) is not None:
+        if (program := self.simplex_programs.get(index)) is not None:
             try:
                 return _weighted(side, value, program, cost)[0]
             except (SimplexError, SolverError):  # the simplex gave up, or the search grew
-                del self._simplex[index]
+                del self.simplex_programs[index]
         point, _ = _search(
             side, value - SLACK, cost=cost, program=warm_program(self._programs, index)
         )
@@ -483,8 +477,9 @@ def canonical_pair_from(
         else:
             flipped = None if start is None else (start[1], start[0])
             column = _canonical(columns_side, -value, _start(flipped, columns, rows))
-    row_ids = dict(zip(row.strategies, row.probabilities.tolist(), strict=True))
-    column_ids = dict(zip(column.strategies, column.probabilities.tolist(), strict=True))
-    starts = ((row_ids, column_ids), (column_ids, row_ids))
-    search = FaceSearch((rows_side, columns_side), value, oracle.symmetric, starts)
+    search = FaceSearch((rows_side, columns_side), value, oracle.symmetric)
+    if oracle.symmetric:  # the ranges' searches start from the canonical strategy (see _least)
+        canonical = dict(zip(row.strategies, row.probabilities.tolist(), strict=True))
+        first = _start((canonical, canonical), rows_side.mine(), rows_side.theirs())
+        search.simplex_programs[0] = simplex_program(oracle.lowest, first)
     return CanonicalPair(row, column, value, search)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -12,10 +11,10 @@ from solver.equilibria.canonical import canonical_pair, costs
 from solver.equilibria.double_oracle import DoubleOracle, MatrixOracle
 from solver.equilibria.equilibrium import EquilibriumResult, solve
 from solver.equilibria.frontier_game import FrontierGame
-from solver.errors import SimplexError
 from solver.game.deal import deal
 from solver.game.rules import Rules
 from solver.models.mixture import Mixture
+from tests.support.faces import faces_on_glop
 
 # The vertex is recomputed from its support and tight set, with the value an
 # unknown: paths agree to rounding (measured: within 6e-14 on 20 deals of each
@@ -35,15 +34,6 @@ def _distance(a: EquilibriumResult, b: EquilibriumResult) -> float:
     return worst
 
 
-def _gives_up(*_: object) -> object:
-    """A face program that fails at once: the canonical search solves with GLOP instead."""
-
-    def program(*_: object) -> object:
-        raise SimplexError("given up (the test's)")
-
-    return program
-
-
 def _paths(mode: str, payoff: str, seed: int) -> list[EquilibriumResult]:
     """The deal solved on every path (no ranges: only the strategies are compared)."""
     first, second = deal(seed=seed, rules=Rules(discard_mode=mode)).holdings
@@ -52,7 +42,7 @@ def _paths(mode: str, payoff: str, seed: int) -> list[EquilibriumResult]:
         solve(first, second, payoff=payoff, warm_simplex=False, ranges=False),
         solve(first, second, payoff=payoff, warm_up=False, ranges=False),
     ]
-    with patch("solver.equilibria.canonical.simplex_program", _gives_up):  # the faces on GLOP
+    with faces_on_glop():
         paths.append(solve(first, second, payoff=payoff, ranges=False))
     if first != second:  # the seats swapped (a mirror deal's are the same game)
         paths.append(solve(second, first, payoff=payoff, ranges=False).transposed())

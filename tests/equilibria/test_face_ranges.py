@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -20,9 +19,9 @@ from solver.book.source import EquilibriumSource
 from solver.equilibria.equilibrium import EquilibriumResult, solve
 from solver.equilibria.frontier_game import FrontierGame
 from solver.equilibria.stored_ranges import with_ranges
-from solver.errors import SimplexError
 from solver.game.deal import deal
 from solver.game.rules import Rules
+from tests.support.faces import faces_on_glop
 
 # The ranges are the optimal face's (the weighted search's): the reference's face is the
 # one at v - 1e-13 (the value to rounding), HiGHS's tolerances on top.
@@ -177,13 +176,6 @@ def test_through_the_book_a_report_prints_what_a_solve_without_it_prints(
     assert answers[0].row == answers[1].row and answers[0].column == answers[1].column
 
 
-def _gives_up(*_: object) -> object:
-    def program(*_: object) -> object:
-        raise SimplexError("given up (the test's)")
-
-    return program
-
-
 @pytest.mark.parametrize(
     ("mode", "payoff", "seed"), [("mirror", "win", 2), ("mirror", "margin", 0)]
 )
@@ -193,7 +185,7 @@ def test_ranges_on_glop_when_the_simplex_gives_up_are_the_simplexs(mode, payoff,
     rules = Rules(position_points=(4, 5, 6, 7), discard_mode=mode)
     first, second = deal(seed=seed, rules=rules).holdings
     fast = solve(first, second, rules, payoff, ranges=True)
-    with patch("solver.equilibria.canonical.simplex_program", _gives_up):
+    with faces_on_glop():
         fallback = solve(first, second, rules, payoff, ranges=True)
     assert fallback.canonical and len(fallback.row_ranges) == len(fast.row_ranges)
     for a, b in zip(fast.row_ranges, fallback.row_ranges, strict=True):
