@@ -17,10 +17,11 @@ table), :mod:`solver.cli` (the ``quintet`` command) and :mod:`solver.web`
 
 Everything a user of the library needs is importable from ``solver`` itself
 (``from solver import best_response``); the layers' other modules are the
-implementation.  Importing ``solver`` is cheap: it loads the game layer
-(numpy, no table built) and nothing else; every other name below is imported
-from its module on first use (:pep:`562`), so OR-Tools, SciPy and SQLite are
-not loaded until a function needs them.
+implementation.  Importing ``solver`` is cheap: it loads the errors and nothing else, not
+even numpy; every name below but the errors is imported from its module on
+first use (:pep:`562`), so numpy, OR-Tools, SciPy and SQLite are not loaded
+until a function needs them (and the command line can choose numpy's threads
+before it loads, :mod:`solver.cli`).
 
 Attributes
 ----------
@@ -94,11 +95,6 @@ from solver.errors import (
     RulesError,
     SolverError,
 )
-from solver.game.arrangement import Arrangement, GameResult, Outcome, Score, points_against, score
-from solver.game.cards import format_cards, parse_cards
-from solver.game.deal import Deal, deal
-from solver.game.evaluator import category, colex_index, hand_table, strength
-from solver.game.rules import Category, DiscardMode, Rules
 from solver.util.language import Lang
 from solver.version import __version__
 
@@ -122,6 +118,18 @@ if TYPE_CHECKING:  # the lazy names, for type checkers (tests/test_public_api.py
     from solver.equilibria.equilibrium import solve as solve_equilibrium
     from solver.equilibria.payoff import Payoff
     from solver.errors import BookError
+    from solver.game.arrangement import (
+        Arrangement,
+        GameResult,
+        Outcome,
+        Score,
+        points_against,
+        score,
+    )
+    from solver.game.cards import format_cards, parse_cards
+    from solver.game.deal import Deal, deal
+    from solver.game.evaluator import category, colex_index, hand_table, strength
+    from solver.game.rules import Category, DiscardMode, Rules
     from solver.models.heuristics import greedy_arrangement, random_arrangement
     from solver.models.house import HOUSE_RULE, HouseRule, house_arrangement, house_rule
     from solver.models.mixture import Mixture, read_mixture, write_mixture
@@ -148,6 +156,24 @@ if TYPE_CHECKING:  # the lazy names, for type checkers (tests/test_public_api.py
 # "module:name" (another name there).  The one place to update when a
 # definition moves or is renamed.
 _LAZY: dict[str, str] = {
+    # the game (numpy)
+    "Arrangement": "solver.game.arrangement",
+    "GameResult": "solver.game.arrangement",
+    "Outcome": "solver.game.arrangement",
+    "Score": "solver.game.arrangement",
+    "points_against": "solver.game.arrangement",
+    "score": "solver.game.arrangement",
+    "format_cards": "solver.game.cards",
+    "parse_cards": "solver.game.cards",
+    "Deal": "solver.game.deal",
+    "deal": "solver.game.deal",
+    "category": "solver.game.evaluator",
+    "colex_index": "solver.game.evaluator",
+    "hand_table": "solver.game.evaluator",
+    "strength": "solver.game.evaluator",
+    "Category": "solver.game.rules",
+    "DiscardMode": "solver.game.rules",
+    "Rules": "solver.game.rules",
     # models
     "Objective": "solver.models.opponents",
     "Opponent": "solver.models.opponents",

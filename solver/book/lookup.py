@@ -43,7 +43,16 @@ from solver.equilibria.equilibrium import (
 )
 from solver.game.rules import Rules, rules_or_default
 
-__all__ = ["BookAnswer", "look_up", "map_back", "orbit_of", "solve_canonical", "solve_with_book"]
+__all__ = [
+    "BookAnswer",
+    "book_row",
+    "look_up",
+    "map_back",
+    "orbit_of",
+    "solve_canonical",
+    "solve_key",
+    "solve_with_book",
+]
 
 
 @dataclass(frozen=True)
@@ -70,20 +79,41 @@ def solve_canonical(
     tolerance: float = DEFAULT_TOLERANCE,
     time_limit: float | None = None,
 ) -> tuple[object, ...] | None:
-    """Solve the canonical deal ``key`` and return its book row (what build workers run).
+    """Solve the canonical deal ``key`` and return its book row.
 
     None when the canonical selection gave up (the book stores canonical
     equilibria only, :func:`~solver.book.rows.record`): the deal stays to do.
     """
-    result = solve(
+    result = solve_key(key, rules, payoff, tolerance=tolerance, time_limit=time_limit)
+    return book_row(key, result)
+
+
+def solve_key(
+    key: tuple[int, int],
+    rules: Rules,
+    payoff: Payoff | str,
+    *,
+    tolerance: float = DEFAULT_TOLERANCE,
+    time_limit: float | None = None,
+    start: EquilibriumResult | None = None,
+) -> EquilibriumResult:
+    """The equilibrium of the canonical deal ``key`` the book stores (no ranges: it does not
+    store them); ``start``, an equilibrium of the same deal to start from (what build
+    workers run: a deal's win game from its margin equilibrium)."""
+    return solve(
         holding_of(key[0]),
         holding_of(key[1]),
         rules,
         payoff,
         tolerance=tolerance,
         time_limit=time_limit,
-        ranges=False,  # the book does not store them
+        ranges=False,
+        start=start,
     )
+
+
+def book_row(key: tuple[int, int], result: EquilibriumResult) -> tuple[object, ...] | None:
+    """The book row of ``result``, the solution of the canonical deal ``key``; None if not canonical."""
     return record(key, orbit_of(key), result) if result.canonical else None
 
 

@@ -218,7 +218,19 @@ class EquilibriumSource:
             canonical=self.canonical,
             ranges=self.ranges,
             on_record=on_record,
+            start=self._start(first, second, rules, payoff),
         )
+
+    def _start(
+        self, first: tuple[int, ...], second: tuple[int, ...], rules: Rules, payoff: Payoff
+    ) -> EquilibriumResult | None:
+        """The deal's kept equilibrium of the other payoff, ``first`` as the row player: a
+        warm start (a tournament's win game from its margin one, as the book's workers do)."""
+        for other in Payoff:
+            kept = self._kept.get((min(first, second), max(first, second), rules, other))
+            if other is not payoff and kept is not None:
+                return kept[0] if first <= second else kept[0].transposed()
+        return None
 
     def _answer(
         self,

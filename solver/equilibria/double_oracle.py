@@ -78,7 +78,7 @@ import numpy as np
 from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution, one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
 from solver.equilibria.regret_matching import RegretMatching, WarmUp
-from solver.equilibria.restricted_set import RestrictedSet
+from solver.equilibria.restricted_set import RestrictedSet, checked_start
 from solver.equilibria.tolerance import DEFAULT_TOLERANCE
 from solver.errors import SolverError
 from solver.util.time_limit import check_time_limit
@@ -183,6 +183,9 @@ class DoubleOracle:
         Solve the first restricted games approximately, by regret matching
         (:mod:`solver.equilibria.regret_matching`), until the certified gap
         is small; then go on exactly from the strategies in use.
+    start
+        The rows' and the columns' first strategies (a symmetric game's: its
+        rows); default: the oracle's ``initial()``.  Only the path depends on them.
 
     >>> DoubleOracle(MatrixOracle(np.eye(2)), per_iteration=0)
     Traceback (most recent call last):
@@ -199,9 +202,13 @@ class DoubleOracle:
         units: Callable[[float], float] | None = None,
         started: float | None = None,
         warm_up: WarmUp | None = None,
+        start: Sequence[Sequence[int]] | None = None,
     ) -> None:
         if per_iteration < 1:
             raise SolverError(f"per_iteration must be at least 1, got {per_iteration}")
+        self._start = (
+            None if start is None else checked_start(start, oracle.sizes, oracle.symmetric)
+        )
         self.started = time.perf_counter() if started is None else started
         self.oracle = oracle
         self.per_iteration = per_iteration
@@ -271,8 +278,12 @@ class DoubleOracle:
             )
         time_limit = check_time_limit(time_limit)
         if not self.rows.strategies:
-            first_row, first_column = self.oracle.initial()
-            self._add([first_row], [] if self.oracle.symmetric else [first_column])
+            if self._start is None:
+                first_row, first_column = self.oracle.initial()
+                self._start = [first_row], [first_column]
+            rows, columns = self._start
+            self._add(rows, [] if self.oracle.symmetric else columns)
+
         return None if time_limit is None else self.started + time_limit
 
     def _picks(

@@ -234,6 +234,14 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
     warm_up
         Start with restricted games solved approximately where that pays
         (:data:`_WARM_UP`; default: yes).  The result is exact either way.
+    start
+        An equilibrium of the same deal and rules, of either payoff: the
+        restricted game starts with the strategies it plays with at least
+        uniform probability (its support's most likely half or so), not with
+        one strategy.  A warm start: the certificate (and the canonical
+        equilibrium) does not depend on it.  The book solves a deal's win
+        game from its margin equilibrium (its first 40 seeded classes, both
+        payoffs: 0.514 -> 0.450 s of CPU per class, the same rows).
 
     >>> DealDoubleOracle(range(25), range(25), per_iteration=0)
     Traceback (most recent call last):
@@ -250,6 +258,7 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
         per_iteration: int | None = None,
         warm_simplex: bool = True,
         warm_up: bool = True,
+        start: EquilibriumResult | None = None,
     ) -> None:
         started = time.perf_counter()
         self.rules = rules_or_default(rules)
@@ -268,6 +277,7 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
             units=self.game.to_payoff,
             started=started,
             warm_up=_WARM_UP[self.payoff, self.game.symmetric] if warm_up else None,
+            start=None if start is None else _likely_strategies(self.game, start),
         )
 
     def result(self, tolerance: float = DEFAULT_TOLERANCE) -> EquilibriumResult:
@@ -339,6 +349,25 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
         )
 
 
+def _likely_strategies(
+    game: FrontierGame, start: EquilibriumResult
+) -> tuple[list[int], list[int]] | None:
+    """``start``'s strategies of at least uniform probability, as ``game``'s frontier ids.
+
+    None (the usual start) where one of its arrangements is not on the frontier.
+    """
+    if start.rules != game.rules:
+        raise SolverError("start: an equilibrium of other rules", argument="start")
+    sides = []
+    for player, mixture in ((game.rows, start.row), (game.columns, start.column)):
+        floor = 1.0 / len(mixture.arrangements)
+        ids = player.ids(mixture, game.rules)
+        if ids is None:
+            return None
+        sides.append([i for i, p in zip(ids, mixture.probabilities, strict=True) if p >= floor])
+    return sides[0], sides[1]
+
+
 def solve(
     first: Iterable[int],
     second: Iterable[int],
@@ -352,6 +381,7 @@ def solve(
     canonical: bool = True,
     ranges: bool = True,
     on_record: Callable[[IterationRecord], None] | None = None,
+    start: EquilibriumResult | None = None,
 ) -> EquilibriumResult:
     """An equilibrium of the deal where player 1 holds ``first`` and player 2 ``second``.
 
@@ -363,7 +393,9 @@ def solve(
     on 20 deals of each mode and payoff); ``ranges``
     (with ``canonical``): each shown arrangement's probability range over the
     whole game's optimal face, for reports (stores and grades do not need it);
-    ``on_record`` sees each iteration's record as it is made (progress).
+    ``on_record`` sees each iteration's record as it is made (progress);
+    ``start``: an equilibrium of the same deal to start from (a warm start,
+    see :class:`DealDoubleOracle`).
 
     >>> solve(range(25), range(25), payoff="points")
     Traceback (most recent call last):
@@ -371,7 +403,7 @@ def solve(
     solver.errors.SolverError: payoff 'points' is not margin or win
     """
     oracle = DealDoubleOracle(
-        first, second, rules, payoff, warm_simplex=warm_simplex, warm_up=warm_up
+        first, second, rules, payoff, warm_simplex=warm_simplex, warm_up=warm_up, start=start
     )
     history = []
     for record in oracle.iterations(tolerance=tolerance, time_limit=time_limit):

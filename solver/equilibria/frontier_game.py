@@ -105,6 +105,26 @@ class _Player:
         )
         return Mixture(arrangements, tuple(float(p) for p in probs))
 
+    def ids(self, mixture: Mixture, rules: Rules) -> list[int] | None:
+        """Each arrangement's frontier strategy (None: one has none, or two are one strategy).
+
+        Frontier strategies differ in their strengths, so an arrangement is
+        the strategy of its strengths: the strength rows, viewed as one byte
+        string each, sorted once and searched.
+        """
+        table = np.ascontiguousarray(self.strengths)
+        row = np.dtype((np.void, table.dtype.itemsize * table.shape[1]))
+        keys = table.view(row).ravel()
+        order = np.argsort(keys, kind="stable")
+        wanted = np.array([a.strengths(rules) for a in mixture.arrangements], table.dtype)
+        targets = np.ascontiguousarray(wanted).view(row).ravel()
+        at = np.minimum(np.searchsorted(keys[order], targets), keys.shape[0] - 1)
+        ids = order[at]
+        # Distinct ids by a sort (np.unique's first call imports numpy.ma: 25 ms).
+        if not np.array_equal(keys[ids], targets) or (np.diff(np.sort(ids)) == 0).any():
+            return None
+        return ids.tolist()
+
 
 class FrontierGame:
     """The payoff oracle of one deal (see the module docstring).

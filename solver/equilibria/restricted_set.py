@@ -12,17 +12,27 @@ restricted sets cannot cycle and the search still ends.
 >>> # 4 and 7 are in the set already; 1 beats the threshold (0.05), the others do not
 >>> side.picks(BestResponses(np.array([0.0, 0.2, 0.0, 0.0, 0.9, 0.0, 0.0, 0.1])), 0.05, 2)
 [1]
+>>> checked_start([[3, 1], [0]], (4, 2))
+([3, 1], [0])
+>>> checked_start([[3, 1], []], (4, 4), symmetric=True)
+([3, 1], [3, 1])
+>>> checked_start([[3, 3], [0]], (4, 2))
+Traceback (most recent call last):
+    ...
+solver.errors.SolverError: start: the rows' strategies must be distinct, got [3, 3]
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from solver.equilibria.payoff_oracle import BestResponses
+from solver.errors import SolverError
 
-__all__ = ["PRUNE_MEMORY", "RestrictedSet"]
+__all__ = ["PRUNE_MEMORY", "RestrictedSet", "checked_start"]
 
 # A probability above this counts as used (LP solutions carry rounding dust).
 _USED = 1e-12
@@ -71,3 +81,31 @@ class RestrictedSet:
             if int(s) not in taken and v > threshold + _GAIN
         ]
         return picks[:per_iteration]
+
+
+def checked_start(
+    start: Sequence[Sequence[int]], sizes: tuple[int, int], symmetric: bool = False
+) -> tuple[list[int], list[int]]:
+    """The rows' and the columns' first strategies, checked: distinct ids within each side's size.
+
+    A symmetric game's columns are its rows (the second list is not read).
+    """
+    if len(start) != 2:
+        raise SolverError(
+            f"start: expected rows and columns, got {len(start)} lists", argument="start"
+        )
+    sides: list[list[int]] = []
+    for name, ids, size in zip(("rows", "columns"), start, sizes, strict=True):
+        ids = sides[0] if symmetric and sides else [int(i) for i in ids]
+        if not ids:
+            raise SolverError(f"start: no strategy for the {name}", argument="start")
+        if len(set(ids)) != len(ids):
+            raise SolverError(
+                f"start: the {name}' strategies must be distinct, got {ids}", argument="start"
+            )
+        if any(not 0 <= i < size for i in ids):
+            raise SolverError(
+                f"start: the {name}' strategies must be in 0..{size - 1}", argument="start"
+            )
+        sides.append(ids)
+    return sides[0], sides[1]

@@ -60,26 +60,6 @@ __all__ = ["frontier_arrangements", "with_ranges"]
 _SAME = 1e-9
 
 
-def _ids(player: Any, mixture: Mixture, rules: Any) -> list[int] | None:
-    """Each arrangement's frontier strategy id (None: one has none, or two are one strategy).
-
-    The frontier's strength rows, viewed as one byte string each, sorted once and
-    searched (frontier strategies differ in their strengths).
-    """
-    table = np.ascontiguousarray(player.strengths)
-    row = np.dtype((np.void, table.dtype.itemsize * table.shape[1]))
-    keys = table.view(row).ravel()
-    order = np.argsort(keys, kind="stable")
-    wanted = np.array([a.strengths(rules) for a in mixture.arrangements], table.dtype)
-    targets = np.ascontiguousarray(wanted).view(row).ravel()
-    at = np.minimum(np.searchsorted(keys[order], targets), keys.shape[0] - 1)
-    ids = order[at]
-    # Distinct ids by a sort (np.unique's first call imports numpy.ma: 25 ms).
-    if not np.array_equal(keys[ids], targets) or (np.diff(np.sort(ids)) == 0).any():
-        return None
-    return ids.tolist()
-
-
 def _same(ids: list[int], mixture: Mixture, strategy: Any) -> bool:
     """Whether the stored mixture (frontier ``ids``) is the recomputed canonical strategy."""
     recomputed = dict(zip(strategy.strategies, strategy.probabilities.tolist(), strict=True))
@@ -138,8 +118,8 @@ def frontier_arrangements(
     solver.errors.CardError: player 2's holding: card 7♣ appears twice
     """
     game = FrontierGame(first, second, result.rules, result.payoff)
-    rows = _ids(game.rows, result.row, result.rules)
-    columns = rows if game.symmetric else _ids(game.columns, result.column, result.rules)
+    rows = game.rows.ids(result.row, result.rules)
+    columns = rows if game.symmetric else game.columns.ids(result.column, result.rules)
     if rows is None or columns is None:
         return result
     return _on_frontier(game, result, rows, columns)
@@ -170,8 +150,8 @@ def with_ranges(
         A holding is not one of the rules'.
     """
     game = FrontierGame(first, second, result.rules, result.payoff)
-    rows = _ids(game.rows, result.row, result.rules)
-    columns = rows if game.symmetric else _ids(game.columns, result.column, result.rules)
+    rows = game.rows.ids(result.row, result.rules)
+    columns = rows if game.symmetric else game.columns.ids(result.column, result.rules)
     if not result.canonical or rows is None or columns is None:
         return result
     value = result.value if result.payoff is Payoff.MARGIN else 2.0 * result.value - 1.0

@@ -139,11 +139,11 @@ def play_deal(config: TournamentConfig, index: int) -> DealRecord:
         cached_frontier(tuple(sorted(holding)), rules)  # shared by the solver players
     frontier_seconds = time.perf_counter() - started
 
-    # One source for the deal: both seats of an equilibrium player cost one solve.  The
-    # players only play the equilibrium, so it is not made canonical (2-5x the solve).
-    source = EquilibriumSource(
-        use_book=False, time_limit=config.equilibrium_time_limit, canonical=False
-    )
+    # One source for the deal: both seats of an equilibrium player cost one solve, and
+    # the win game starts from the margin one.  The equilibrium played is the canonical
+    # one, the same on every machine (the one found depends on the floating point's
+    # rounding: another machine's tables differed); 16% more CPU on 30 deals.
+    source = EquilibriumSource(use_book=False, time_limit=config.equilibrium_time_limit)
     plays: dict[tuple[str, int], Play] = {}
     # What the best answer to an arrangement wins, by (seat, arrangement): on a mirror deal
     # the deterministic players lay out the same arrangement in both seats.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import subprocess
 import sys
@@ -104,3 +105,42 @@ def test_suggest_imports_neither_cp_sat_nor_the_book_nor_the_equilibrium_solver(
 def test_equilibrium_play_is_suggest_too():
     loaded = imported("suggest", "--seed", "1", "--against", "equilibrium", "--no-book")
     assert {"solver.cli.commands_suggest", "solver.book.source"} <= set(loaded)
+
+
+BLAS_PROBE = """
+import json, os, sys
+before = "numpy" in sys.modules
+import solver.cli.main
+from threadpoolctl import threadpool_info
+blas = [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+print(json.dumps({"before": before, "blas": blas, "env": os.environ.get("OPENBLAS_NUM_THREADS")}))
+"""
+
+
+@pytest.mark.parametrize(("preset", "threads"), [(None, "1"), ("2", "2")])
+def test_the_command_runs_blas_on_one_thread_unless_told(preset, threads):
+    # numpy's OpenBLAS pool spins for work as it loads (0.07 s of CPU on two cores):
+    # importing solver loads no numpy, so the command line can choose first.
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if preset is not None:
+        env["OPENBLAS_NUM_THREADS"] = preset
+    code = "import solver, sys; print('numpy' in sys.modules)"
+    assert (
+        subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        == "False"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", BLAS_PROBE],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    found = json.loads(done.stdout)
+    assert found["env"] == threads
+    assert not found["before"]
+    assert found["blas"]  # numpy's BLAS, as threadpoolctl finds it
+    assert all(n == min(int(threads), os.cpu_count() or 1) for n in found["blas"])

@@ -78,6 +78,12 @@ def test_the_masks_hide_only_the_named_fields():
     table = ["player     seconds/deal  exploitability", "greedy     0.013         10.17"]
     assert masked(table) == masked([table[0], "greedy     0.020         10.17"])
     assert masked(table) != masked([table[0], "greedy     0.013         10.18"])
+    gaps = ["certified exploitability: 1.78e-15 points", "iterations: 18, converged"]
+    assert masked(gaps) == masked(
+        ["certified exploitability: 3.55e-15 points", "iterations: 20, converged"]
+    )
+    assert masked(gaps) != masked(["certified exploitability: 1.78e-11 points", gaps[1]])
+    assert masked(["gap 2.2e-14"]) != masked(["gap 2.2e-04"])
     assert masked(["book: from /home/you/.cache/quintet-solver/book.sqlite"]) == [
         "book: from <book>"
     ]

@@ -182,10 +182,10 @@ def test_games_are_scored_from_the_plays(request, which):
 def test_plays_are_the_players_own_arrangements(request, which):
     # Rebuilt from the documented seeds: deal ``SeedSequence([S, i])``, player
     # generator ``[S, i, seat, player id]``; equilibria as the tournament solves
-    # them (not made canonical).
+    # them (canonical: the same whatever the path, so a source of its own gives them).
     result = _results(request)[which]
     config = result.config
-    source = EquilibriumSource(use_book=False, canonical=False)
+    source = EquilibriumSource(use_book=False)
     for record in result.records:
         holdings = deal(deal_seed(config.seed, record.index), config.rules).holdings
         for play in record.plays:
