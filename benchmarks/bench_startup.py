@@ -52,6 +52,10 @@ COMMANDS = {
 }
 TARGETS = {"quintet suggest --seed 1": 0.3, 'quintet eval "As Ks Qs Js Ts"': 0.25}
 TASK_TARGETS = {"frontier": 0.04, "margin": 0.12, "win": 0.2, "book": 0.5}
+# The equilibria's tails (p99, by linear interpolation), and the book's target is its mean
+# (what the whole mirror game costs); the others' is the median.
+P99_TARGETS = {"margin": 1.0, "win": 2.0}
+MEAN_TARGETS = {"book"}
 TASKS = ("frontier", *PAYOFFS, "book")
 
 
@@ -144,9 +148,9 @@ def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
 
     table = h.Table(
         "Frontier and exact equilibrium, in process, CPU (mirror deals)",
-        "task; implementation; deals; certified; median; mean; p95; max; target; "
+        "task; implementation; deals; certified; median; mean; p95; p99; max; target; "
         "max |value - first|",
-        "llrrrrrrlr",
+        "llrrrrrrrlr",
     )
     tasks = [(seed + i, task) for i in range(deals) for task in TASKS]
 
@@ -166,13 +170,18 @@ def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
             solved = task in PAYOFFS
             certified = sum(r["gap"] <= CERTIFIED for r in done) if solved else None
             values = [abs(r["value"] - first[(r["deal"], task)]["value"]) for r in done if solved]
-            ok = h.median(cpu) <= TASK_TARGETS[task]
+            typical = h.mean(cpu) if task in MEAN_TARGETS else h.median(cpu)
+            target = f"{'mean' if task in MEAN_TARGETS else 'median'} <= {TASK_TARGETS[task]} s: "
+            target += h.met(typical <= TASK_TARGETS[task])
+            if task in P99_TARGETS:
+                ok = h.p99(cpu) <= P99_TARGETS[task]
+                target += f", p99 <= {P99_TARGETS[task]:g} s: {h.met(ok)}"
             median, p95, most = h.spread(cpu)
             table.add(
                 f"{task}; {name}; {len(cpu)}; "
                 + (f"{certified}/{len(cpu)}" if solved else "-")
-                + f"; {median}; {h.seconds(h.mean(cpu))}; {p95}; {most}; "
-                + f"<= {TASK_TARGETS[task]} s: {h.met(ok)}; "
+                + f"; {median}; {h.seconds(h.mean(cpu))}; {p95}; {h.seconds(h.p99(cpu))}; "
+                + f"{most}; {target}; "
                 + (f"{max(values):.1e}" if values else "-")
             )
             if task == "book":
@@ -183,7 +192,11 @@ def solving(roots: dict[str, Path], deals: int, seed: int) -> h.Table:
                     "core-hours; a few deals cost seconds, so the whole game's mean needs more "
                     "classes than these (bench_book.py --both 150)"
                 )
-    table.notes.append("target: met by the median of the deals")
+    table.notes.append(
+        "targets: the median of the deals (the book's: their mean), and the equilibria's p99"
+        " (linear interpolation: of 20 deals, 0.81 of the way from the second slowest to the"
+        " slowest)"
+    )
     return table
 
 

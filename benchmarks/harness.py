@@ -126,6 +126,10 @@ def p95(values: Sequence[float]) -> float:  # linear interpolation
     return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
 
 
+def p99(values: Sequence[float]) -> float:  # linear interpolation
+    return float(np.percentile(np.asarray(values, dtype=np.float64), 99))
+
+
 def seconds(value: float) -> str:  # 0.123 s below ten seconds, 12.3 s above
     return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
 
