@@ -94,8 +94,10 @@ class _Player:
         chosen = [strategies[i] for i in keep.tolist()]
         # A profile's packets are rebuilt once however many of its orders are used
         # (an equilibrium uses a few orders of each of its profiles).
-        profiles = {int(self.profile[s]) for s in chosen}
-        packets = {p: self.front.packets(p).tolist() for p in profiles}
+        profiles = sorted({int(self.profile[s]) for s in chosen})
+        packets = dict(
+            zip(profiles, (p.tolist() for p in self.front.packets_of(profiles)), strict=True)
+        )
         # The frontier's packets are the checked holding's cards, five distinct ones
         # each: checking every arrangement again cost about 5% of a win solve.  The
         # mixture's own check (one set of cards throughout) stays.

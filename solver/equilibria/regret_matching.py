@@ -175,8 +175,8 @@ class RegretMatching:
     def grow(self, rows: int, columns: int) -> None:
         """New strategies (up to ``rows`` and ``columns``) start with no regret."""
 
-        def padded(vector: np.ndarray, size: int) -> np.ndarray:
-            return np.pad(vector, (0, size - vector.shape[0]))
+        def padded(vector: np.ndarray, size: int) -> np.ndarray:  # np.pad: 20x the time
+            return np.concatenate([vector, np.zeros(size - vector.shape[0], vector.dtype)])
 
         self.row_regrets = padded(self.row_regrets, rows)
         self.row_prediction = padded(self.row_prediction, rows)

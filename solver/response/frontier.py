@@ -153,9 +153,27 @@ class Frontier:
 
     def packets(self, index: int) -> np.ndarray:
         """Concrete packets of profile ``index``, weakest first: ``(n_packets, 5)`` cards (read-only)."""
-        index = int(index)
-        if (known := self._rebuilt.get(index)) is not None:
-            return known
+        return self.packets_of([index])[0]
+
+    def packets_of(self, indices: Iterable[int]) -> list[np.ndarray]:
+        """:meth:`packets` of each profile of ``indices``; those not rebuilt yet are
+        evaluated together (one strength lookup: a mixture asks for a dozen or more)."""
+        indices = [int(i) for i in indices]
+        missing = [i for i in dict.fromkeys(indices) if i not in self._rebuilt]
+        if missing:
+            built = np.stack([self._realized(i) for i in missing])
+            values = strength(built, self.rules)
+            order = np.argsort(values, axis=1, kind="stable")
+            for k, index in enumerate(missing):
+                if not np.array_equal(values[k, order[k]], self.profiles[index]):
+                    raise AssertionError("frontier packets do not rebuild their profile")
+                rebuilt = built[k, order[k]]
+                rebuilt.flags.writeable = False
+                self._rebuilt[index] = rebuilt
+        return [self._rebuilt[i] for i in indices]
+
+    def _realized(self, index: int) -> np.ndarray:
+        """Concrete packets of profile ``index``, in the order its back-pointers give them."""
         plan_index, row = (int(v) for v in self._origin[index])
         plan_cards = [f for f in self._plans.cards[plan_index] if f[0] >= 0]
         width = self.rules.n_packets - len(plan_cards)
@@ -166,15 +184,7 @@ class Frontier:
         for flush in plan_cards:
             match = (np.sort(options.flush_cards, axis=1) == np.sort(flush)).all(axis=1)
             chosen.append(int(np.flatnonzero(match)[0]))
-        packets = realize(options, chosen)
-        values = strength(packets, self.rules)
-        order = np.argsort(values, kind="stable")
-        if not np.array_equal(values[order], self.profiles[index]):
-            raise AssertionError("frontier packets do not rebuild their profile")
-        rebuilt = packets[order]
-        rebuilt.flags.writeable = False
-        self._rebuilt[index] = rebuilt
-        return rebuilt
+        return realize(options, chosen)
 
     def strategies(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every ordering of every profile: ``(strengths, profile index, order)``.
