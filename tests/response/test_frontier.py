@@ -150,13 +150,17 @@ def check_frontier(holding, rules: Rules) -> None:
 
 
 def check_packets(front, holding, rules: Rules) -> None:
-    """``packets(i)`` are real packets of the holding with sorted strengths ``profiles[i]``."""
-    for i in range(front.profiles.shape[0]):
-        packets = np.asarray(front.packets(i))
+    """``packets(i)`` are real packets of the holding with sorted strengths ``profiles[i]``;
+    ``packets_of`` (several at once, some rebuilt already, some twice) gives the same ones."""
+    n = front.profiles.shape[0]
+    together = frontier(front.holding, rules).packets_of([*range(0, n, 2), 0, *range(n)])
+    for i in range(n):
+        packets = np.asarray(front.packets(i))  # one at a time
         assert packets.shape == (rules.n_packets, 5)
         assert sorted(packets.ravel().tolist()) == sorted(holding), "not exactly the holding"
         values = strength(packets, rules).astype(np.int64)
         assert np.sort(values).tolist() == front.profiles[i].tolist()
+        assert np.array_equal(together[len(range(0, n, 2)) + 1 + i], packets)
 
 
 @pytest.mark.parametrize("option", list(OPTIONS))
