@@ -4,9 +4,9 @@
   is the very object its home module defines (the lazy table of
   ``solver/__init__.py`` points at the defining modules).
 * An unknown attribute raises the usual ``AttributeError``.
-* ``import solver`` in a fresh interpreter loads the game layer only: no
-  OR-Tools, SciPy, FastAPI or Dask, no best-response, equilibrium or book
-  module; the first use of a lazy name imports its module.
+* ``import solver`` in a fresh interpreter loads no numpy, OR-Tools, SciPy,
+  FastAPI or Dask, no best-response, equilibrium or book module; the first
+  use of a lazy name imports its module.
 * README.md's library example imports from ``solver`` only, and runs.
 """
 
@@ -130,14 +130,16 @@ LOADED = (
 
 
 def test_import_solver_is_cheap() -> None:
+    # Not even numpy: the command line chooses numpy's threads before it loads.
     found = _fresh(
         LOADED + "import solver\n"
-        "before = loaded()\n"
+        "before, numpy = loaded(), 'numpy' in sys.modules\n"
         "solver.best_response\n"
-        "print(json.dumps({'before': before, 'after': loaded(),\n"
+        "print(json.dumps({'before': before, 'after': loaded(), 'numpy': numpy,\n"
         "                  'cached': 'best_response' in vars(solver)}))\n"
     )
     assert found["before"] == [], f"import solver loaded {found['before']}"
+    assert not found["numpy"]
     assert "solver.response.best_response" in found["after"]
     assert found["cached"]
 
