@@ -105,10 +105,10 @@ def _solve_units(tasks: list[Task], rules: Rules, tolerance: float) -> list[tupl
     rows = []
     with threadpool_limits(limits=1):
         for key, payoffs in deals.items():
-            start = None
+            solved = None  # the deal's last equilibrium: the next payoff starts from it
             for payoff in sorted(payoffs, key=lambda p: p != Payoff.MARGIN.value):
-                start = solve_key(key, rules, payoff, tolerance=tolerance, start=start)
-                rows.append(book_row(key, start))
+                solved = solve_key(key, rules, payoff, tolerance=tolerance, start=solved)
+                rows.append(book_row(key, solved))
     return [row for row in rows if row is not None]
 
 

@@ -283,7 +283,6 @@ class DoubleOracle:
                 self._start = [first_row], [first_column]
             rows, columns = self._start
             self._add(rows, [] if self.oracle.symmetric else columns)
-
         return None if time_limit is None else self.started + time_limit
 
     def _picks(
