@@ -98,8 +98,9 @@ class EquilibriumSource:
     canonical
         Whether solves select the canonical equilibrium (the default, what
         the book stores and every report shows; :mod:`solver.equilibria.canonical`).
-        False: the double oracle's equilibrium as found, for callers that only
-        play an equilibrium (tournaments); such solves are not stored.
+        False: the double oracle's equilibrium as found (faster, but its path
+        follows the processor's rounding: tournaments play the canonical one so
+        that their tables do not); such solves are not stored.
     ranges
         Whether solves also give the shown arrangements' probability ranges
         (for a report; about half the canonical selection's time).
