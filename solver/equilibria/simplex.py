@@ -241,8 +241,8 @@ class WarmSimplex(SimplexProducts):
             if leaving < 0:
                 raise SimplexError("the program looks unbounded")
             inverse_row = self._inverse_row(leaving)
-            # The pivot row and the steepest-edge cross products in one pass over the
-            # payoffs (the second is wasted on the rare refactorization below).
+            # The pivot row and the steepest-edge cross products (the second is
+            # wasted on the rare refactorization below).
             row, cross = self._times_matrix_pair(inverse_row, self._btran(direction), payoff)
             ratio = row / direction[leaving]
             if abs(ratio[chosen] - 1.0) > _PIVOT_AGREEMENT:
@@ -290,8 +290,8 @@ class WarmSimplex(SimplexProducts):
             if chosen < 0:
                 raise SimplexError("the program looks infeasible")
             entering = self._variable(chosen)
-            # The column and the steepest-edge update's B^-1 row in one pass over the
-            # inverse (the second is wasted on the rare refactorization below).
+            # The column and the steepest-edge update's B^-1 row (the second is
+            # wasted on the rare refactorization below).
             direction, across = self._ftran_pair(self._column_of(payoff, entering), inverse_row)
             pivot = direction[leaving]
             if abs(pivot - alpha[chosen]) > _PIVOT_AGREEMENT * (1.0 + abs(pivot)):
