@@ -22,6 +22,7 @@ __all__ = [
     "ArrangementError",
     "BookError",
     "CardError",
+    "CertificateLimitError",
     "FileError",
     "ListenError",
     "MixtureError",
@@ -123,6 +124,10 @@ class UsageError(Exception):
 
 class NotACertificateError(QuintetError):
     """A document given to :mod:`solver.verify` is not a certificate at all (exit status 2)."""
+
+
+class CertificateLimitError(QuintetError):
+    """A certificate exceeds one of :mod:`solver.verify.limits` (exit status 2); the message names it."""
 
 
 class VerificationError(Exception):

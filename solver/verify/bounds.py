@@ -31,6 +31,7 @@ strategies, the value and the best responses' payoffs.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -66,6 +67,9 @@ def check_bounds(
     holdings: dict[str, frozenset[int]],
     strategies: dict[str, Strategy],
     claims: dict[str, Fraction],
+    *,
+    time_limit: float | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> None:
     """Check that neither player can do better than ``claims`` say (see the module)."""
     sides = (

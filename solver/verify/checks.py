@@ -22,13 +22,21 @@ solver.errors.NotACertificateError: not a certificate: format is 'quintet-mixtur
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from solver.errors import NotACertificateError, VerificationError
+from solver.errors import CertificateLimitError, NotACertificateError, VerificationError
+from solver.verify.limits import (
+    MAX_ARRANGEMENTS,
+    MAX_FRACTION_CHARS,
+    MAX_POSITION_POINTS,
+    check_pairs,
+)
 from solver.verify.ranking import packet_key, parse_card
+from solver.verify.scoring import exact_value
 
 __all__ = [
     "FORMAT",
@@ -52,6 +60,11 @@ class Report:
 
     checked: list[str] = field(default_factory=list)
     unverified: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every claim of the certificate was checked (nothing left unverified)."""
+        return not self.unverified
 
 
 @dataclass
@@ -111,6 +124,11 @@ def _game(document: dict[str, Any]) -> Game:
         and all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in points)
     ):
         raise VerificationError("rules.position_points: not one to five positive integers")
+    if max(points) > MAX_POSITION_POINTS:
+        raise CertificateLimitError(
+            f"rules.position_points: {max(points)} points for one position, over the limit of "
+            f"{MAX_POSITION_POINTS} (MAX_POSITION_POINTS)"
+        )
     flags = {}
     for name in ("ace_low_straight", "flush_beats_full_house"):
         if not isinstance(rules.get(name), bool):
@@ -166,19 +184,46 @@ def arrangement(value: Any, holding: frozenset[int], n: int, where: str) -> Pack
     return packets
 
 
+_FRACTION = re.compile(r"-?[0-9]+(?:/[0-9]+)?")
+
+
 def fraction(value: Any, where: str) -> Fraction:
-    """An exact fraction written ``"p/q"`` (or an integer ``"p"``)."""
+    """An exact fraction written ``"p/q"`` (or an integer ``"p"``): decimal digits only.
+
+    >>> fraction("-3/8", "value")
+    Fraction(-3, 8)
+    >>> fraction("1e999999999", "value")
+    Traceback (most recent call last):
+        ...
+    solver.errors.VerificationError: value: '1e999999999' is not a fraction 'p/q'
+    """
     if not isinstance(value, str):
         raise VerificationError(f"{where}: not a fraction string 'p/q'")
+    if len(value) > MAX_FRACTION_CHARS:
+        raise CertificateLimitError(
+            f"{where}: a fraction of {len(value):,} characters, over the limit of "
+            f"{MAX_FRACTION_CHARS} (MAX_FRACTION_CHARS)"
+        )
+    # Fraction() would also read "1e999999999", and compute 10**999999999 for minutes.
+    if not _FRACTION.fullmatch(value):
+        raise VerificationError(f"{where}: {value!r} is not a fraction 'p/q'")
     try:
         return Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise VerificationError(f"{where}: {value!r} is not a fraction 'p/q'") from None
+    except ZeroDivisionError:
+        raise VerificationError(f"{where}: {value!r} divides by zero") from None
 
 
-def _strategy(value: Any, holding: frozenset[int], game: Game, where: str) -> Strategy:
+def _strategy(
+    value: Any, holding: frozenset[int], game: Game, where: str, report: Report | None = None
+) -> Strategy:
+    """The strategy's distinct arrangements and probabilities (repeats merged, said in ``report``)."""
     if not isinstance(value, list) or not value:
         raise VerificationError(f"{where}: not a non-empty list")
+    if len(value) > MAX_ARRANGEMENTS:
+        raise CertificateLimitError(
+            f"{where}: {len(value):,} arrangements, over the limit of {MAX_ARRANGEMENTS:,} "
+            "(MAX_ARRANGEMENTS)"
+        )
     strategy: Strategy = []
     for i, item in enumerate(value):
         if not isinstance(item, dict):
@@ -193,7 +238,16 @@ def _strategy(value: Any, holding: frozenset[int], game: Game, where: str) -> St
     total = sum((q for q, _ in strategy), Fraction(0))
     if total != 1:
         raise VerificationError(f"{where}: the probabilities sum to {total}, not exactly 1")
-    return strategy
+    # A repeated arrangement is one strategy: scoring it once keeps the work to the distinct ones.
+    merged: dict[Packets, Fraction] = {}
+    for q, packets in strategy:
+        merged[packets] = merged.get(packets, Fraction(0)) + q
+    if len(merged) < len(strategy) and report is not None:
+        report.checked.append(
+            f"{where}: {len(strategy) - len(merged)} entries repeat an arrangement; "
+            "merged, their probabilities added"
+        )
+    return [(q, packets) for packets, q in merged.items()]
 
 
 def _exact(report: Report, name: str, stated: Fraction, actual: Fraction) -> None:
@@ -204,11 +258,25 @@ def _exact(report: Report, name: str, stated: Fraction, actual: Fraction) -> Non
     report.checked.append(f"{name} = {actual} (~{float(actual):.12g}), exactly")
 
 
-def verify_document(document: Any, report: Report | None = None) -> Report:
+def verify_document(
+    document: Any,
+    report: Report | None = None,
+    *,
+    time_limit: float | None = None,
+    progress: Callable[[str], None] | None = None,
+    max_pairs: int | None = None,
+) -> Report:
     """Check the certificate ``document`` (parsed JSON); the report of what was checked.
 
-    Raises :class:`NotACertificateError` when it is not one, :class:`VerificationError` at
-    the first check that fails.
+    ``time_limit`` bounds the seconds of the best-response bounds' searches (a bound
+    not settled by then is reported unverified, never failed); ``progress`` receives
+    a line now and then during them; ``max_pairs`` raises
+    :data:`~solver.verify.limits.MAX_PAIRS`.  The certificate is verified only when
+    ``report.complete``: a claim in ``report.unverified`` was not checked.
+
+    Raises :class:`NotACertificateError` when it is not one,
+    :class:`~solver.errors.CertificateLimitError` when it exceeds a limit of
+    :mod:`solver.verify.limits`, :class:`VerificationError` at the first check that fails.
     """
     from solver.verify.bounds import check_bounds
 
@@ -223,19 +291,23 @@ def verify_document(document: Any, report: Report | None = None) -> Report:
     holdings = _holdings(document, game)
     report.checked.append(f"rules {list(game.points)}, payoff {game.payoff}, holdings legal")
     found = _get(document, "strategies", dict)
-    strategies = {p: _strategy(found.get(p), holdings[p], game, f"strategies.{p}") for p in PLAYERS}
+    strategies = {
+        p: _strategy(found.get(p), holdings[p], game, f"strategies.{p}", report) for p in PLAYERS
+    }
     report.checked.append(
         "strategies: every arrangement legal, probabilities positive and summing to exactly 1 "
-        f"({len(strategies['player1'])} and {len(strategies['player2'])} arrangements)"
+        f"({len(strategies['player1'])} and {len(strategies['player2'])} distinct arrangements)"
     )
     best = _best_responses(document, holdings, game)
-    value = sum(
-        (q * game.against(a, strategies["player2"]) for q, a in strategies["player1"]), Fraction(0)
-    )
-    _exact(report, "value", fraction(document.get("value"), "value"), value)
+    stated = fraction(document.get("value"), "value")
     claims = {name: fraction(document.get(name), name) for name in ("lower", "upper")}
+    check_pairs(len(strategies["player1"]), len(strategies["player2"]), max_pairs)
+    value = exact_value(game, strategies["player1"], strategies["player2"])
+    _exact(report, "value", stated, value)
     _claims(report, game, strategies, best, value, claims)
-    check_bounds(report, game, holdings, strategies, claims)
+    check_bounds(
+        report, game, holdings, strategies, claims, time_limit=time_limit, progress=progress
+    )
     return report
 
 
