@@ -164,6 +164,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not streams.output_failure(error):
             raise
         return _output_failed(error)
+    except SystemExit as leaving:  # --help, --version: argparse printed (and flushed) them
+        if isinstance(leaving.code, int):
+            return leaving.code
+        raise
     if output is None:
         return 0
     try:

@@ -84,6 +84,14 @@ class Parser(argparse.ArgumentParser):
         # argparse joins raw arguments into some messages: keep it one line.
         raise UsageError(f"{self.prog}: {message}".replace("\n", "\\n"))
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # argparse drops an OSError here (help or version to a full device would exit 0):
+        # write and flush, and let the command's output check see the failure.
+        if message:
+            stream = file or sys.stderr
+            stream.write(message)
+            stream.flush()
+
 
 def _add_output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON (ASCII card codes)")

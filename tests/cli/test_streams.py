@@ -39,11 +39,14 @@ def test_c_locale():
     assert process.returncode == 0, process.stderr
 
 
-def test_a_full_device_is_one_line_and_status_1():
+@pytest.mark.parametrize(
+    "args",
+    [["deal", "--seed", "1"], ["--help"], ["--version"], ["suggest", "--help"], ["book", "--help"]],
+)
+def test_a_full_device_is_one_line_and_status_1(args):
+    """Help and version too: argparse itself would drop the write error and exit 0."""
     with open("/dev/full", "wb") as full:
-        process = subprocess.run(
-            [*CLI, "deal", "--seed", "1"], stdout=full, stderr=subprocess.PIPE, timeout=300
-        )
+        process = subprocess.run([*CLI, *args], stdout=full, stderr=subprocess.PIPE, timeout=300)
     assert process.returncode == 1
     assert process.stderr.decode().strip() == (
         "quintet: error: cannot write the output: No space left on device"
