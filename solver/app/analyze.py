@@ -108,6 +108,15 @@ def analyze(
     """Grade every deal of the history; ``on_progress(done, total)`` after each deal."""
     _check(request)
     deals, bad = _history(request)
+    if not deals:
+        name = request.path or "the history"
+        why = (
+            f"{len(bad)} line{'s' * (len(bad) != 1)} skipped, the first: line {bad[0].line}: "
+            f"{bad[0].reason}"
+            if bad
+            else "it is empty"
+        )
+        raise FileError(f"{name}: no deal to grade ({why})")
     warnings = [Notice(f"line {b.line}: skipped: {b.reason}") for b in bad]
     results: list[DealResult] = []
     rows = _Rows(request.csv)

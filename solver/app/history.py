@@ -24,6 +24,19 @@ required.
 A line that is not a deal (not JSON, a missing field, cards that are not
 the holding's) is skipped and reported by its number, never silently.
 
+Files are read as a spreadsheet or an editor saves them: UTF-8 with or
+without a byte-order mark (Excel's "CSV UTF-8", Notepad), UTF-16 with its
+mark (Excel's "Unicode text"), Windows line ends, blank lines anywhere.
+
+>>> decode_history(b"\\xef\\xbb\\xbfseed,arrangement\\r\\n")
+'seed,arrangement\\r\\n'
+>>> decode_history("seed".encode("utf-16"))
+'seed'
+>>> decode_history(b"seed\\xff")
+Traceback (most recent call last):
+    ...
+solver.errors.FileError: history: not UTF-8 or UTF-16 text with a byte-order mark (byte 4)
+
 >>> deals, bad = parse_history('{"seed": 1, "arrangement": "As"}\\nnot json\\n')
 >>> len(deals), [b.line for b in bad]
 (0, [1, 2])
@@ -35,6 +48,7 @@ solver.errors.FileError: /nonexistent.jsonl: no such file
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
 from collections.abc import Iterator, Mapping
@@ -43,16 +57,17 @@ from pathlib import Path
 from typing import Any
 
 from solver.app.requests import holdings
-from solver.errors import QuintetError
+from solver.errors import FileError, QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.rules import DiscardMode, Rules
-from solver.util.files import read_text_limited
+from solver.util.files import read_bytes_limited
 
 __all__ = [
     "CSV_COLUMNS",
     "MAX_HISTORY_BYTES",
     "BadLine",
     "PlayedDeal",
+    "decode_history",
     "parse_history",
     "read_history",
 ]
@@ -216,8 +231,32 @@ def _csv_records(text: str) -> Iterator[tuple[int, Mapping[str, Any] | str]]:
         yield number, dict(zip(header, (cell.strip() for cell in row), strict=True))
 
 
+# Byte-order marks and the encodings they announce (UTF-32 before UTF-16: it starts alike).
+_MARKS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def decode_history(data: bytes, name: str = "history") -> str:
+    """The text of a history file's bytes: UTF-8, or the encoding its byte-order mark names."""
+    encoding = next((enc for mark, enc in _MARKS if data.startswith(mark)), "utf-8")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise FileError(
+            f"{name}: not UTF-8 or UTF-16 text with a byte-order mark (byte {error.start})"
+        ) from None
+
+
 def parse_history(text: str) -> tuple[list[PlayedDeal], list[BadLine]]:
     """The deals of a history's text (JSON Lines, or CSV when it does not start with ``{``)."""
+    text = text.removeprefix("\ufeff")  # a mark kept by a browser's upload or a paste
+    if not text.strip():
+        return [], []
     records = _json_records(text) if text.lstrip().startswith("{") else _csv_records(text)
     deals, bad = [], []
     for number, record in records:
@@ -233,4 +272,5 @@ def parse_history(text: str) -> tuple[list[PlayedDeal], list[BadLine]]:
 
 def read_history(path: str | Path) -> tuple[list[PlayedDeal], list[BadLine]]:
     """The deals of the history file ``path`` (see :func:`parse_history`)."""
-    return parse_history(read_text_limited(path, max_bytes=MAX_HISTORY_BYTES))
+    data = read_bytes_limited(path, max_bytes=MAX_HISTORY_BYTES)
+    return parse_history(decode_history(data, str(path)))

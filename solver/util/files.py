@@ -37,6 +37,7 @@ __all__ = [
     "atomic_output",
     "atomic_write_text",
     "check_output_path",
+    "read_bytes_limited",
     "read_text_limited",
 ]
 
@@ -131,10 +132,10 @@ def atomic_write_text(path: str | Path, text: str) -> None:
         handle.write(text)
 
 
-def read_text_limited(path: str | Path, *, max_bytes: int) -> str:
-    """The UTF-8 text of a regular file of at most ``max_bytes`` bytes.
+def read_bytes_limited(path: str | Path, *, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes`` bytes.
 
-    >>> read_text_limited("/dev/zero", max_bytes=10)
+    >>> read_bytes_limited("/dev/zero", max_bytes=10)
     Traceback (most recent call last):
         ...
     solver.errors.FileError: /dev/zero: not a regular file
@@ -159,6 +160,18 @@ def read_text_limited(path: str | Path, *, max_bytes: int) -> str:
         raise FileError(f"{path}: cannot read: {_reason(error)}") from None
     if len(data) > max_bytes:
         raise FileError(f"{path}: larger than the limit of {max_bytes} bytes")
+    return data
+
+
+def read_text_limited(path: str | Path, *, max_bytes: int) -> str:
+    """The UTF-8 text of a regular file of at most ``max_bytes`` bytes.
+
+    >>> read_text_limited("/dev/zero", max_bytes=10)
+    Traceback (most recent call last):
+        ...
+    solver.errors.FileError: /dev/zero: not a regular file
+    """
+    data = read_bytes_limited(path, max_bytes=max_bytes)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -75,3 +75,32 @@ def test_output_path_is_checked_before_the_work(tmp_path):
 def test_report_refuses_a_bad_filter_naming_the_token(tmp_path):
     one_line_error(quintet("report", "--where", "aces >= two"), "unexpected 'two' at column 9")
     one_line_error(quintet("report", "--where", "queens > 1"), "unknown name 'queens'")
+
+
+def test_a_history_saved_by_excel_is_graded(tmp_path):
+    """Excel's "CSV UTF-8": a byte-order mark and Windows line ends."""
+    plain, excel = tmp_path / "h.csv", tmp_path / "excel.csv"
+    _history(plain, 1)
+    excel.write_bytes(
+        b"\xef\xbb\xbf" + plain.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    )
+    done = quintet("analyze", str(excel), "--no-book")
+    assert done.returncode == 0, done.stderr
+    assert "deals graded 1" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "content, why",
+    [
+        (b"", "it is empty"),
+        (b"\n\n", "it is empty"),
+        (b"\xef\xbb\xbfwho,what\r\n1,2\r\n", "not a history header"),
+        (b'{"seed": 1}\n', "no arrangement"),
+    ],
+)
+def test_a_history_without_a_deal_is_an_error(tmp_path, content, why):
+    history = tmp_path / "h.csv"
+    history.write_bytes(content)
+    done = quintet("analyze", str(history), "--no-book")
+    one_line_error(done, "no deal to grade")
+    assert why in done.stderr
