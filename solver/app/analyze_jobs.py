@@ -49,6 +49,7 @@ from solver.app.requests import BookChoice
 from solver.app.solving import source_of
 from solver.book.source import EquilibriumSource
 from solver.errors import QuintetError
+from solver.util.lifeline import tie_to_parent
 
 __all__ = [
     "POOL_THRESHOLD",
@@ -152,8 +153,8 @@ def _mask_sigint(how: int) -> None:
         signal.pthread_sigmask(how, {signal.SIGINT})
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+def _quiet_worker(owner: int) -> None:
+    tie_to_parent(owner)  # the parent handles Ctrl-C; the worker ends with it, however it ends
     _mask_sigint(getattr(signal, "SIG_UNBLOCK", 1))  # blocked while forked
     # A worker never prints: its output goes nowhere, so that a worker outliving its
     # parent never holds the caller's pipes open (a reader would wait for it).
@@ -231,7 +232,9 @@ class Graded:
             # workers that its own threads keep replacing, and nothing would end them.
             _mask_sigint(getattr(signal, "SIG_BLOCK", 0))
             try:
-                pool = multiprocessing.Pool(self.jobs, initializer=_quiet_worker)
+                pool = multiprocessing.Pool(
+                    self.jobs, initializer=_quiet_worker, initargs=(os.getpid(),)
+                )
             finally:
                 _mask_sigint(getattr(signal, "SIG_UNBLOCK", 1))
             task = partial(_grade_task, book=self.book, time_limit=self.time_limit)

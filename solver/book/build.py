@@ -50,6 +50,7 @@ from solver.game.deal import deal, deal_seed
 from solver.game.rules import DiscardMode, Rules, rules_or_default
 from solver.util.checks import check_int
 from solver.util.cluster import dask_cluster
+from solver.util.lifeline import tie_to_parent
 
 __all__ = ["BuildProgress", "BuildSummary", "build", "seeded_keys"]
 
@@ -255,7 +256,13 @@ def _run_local(
 ) -> int:
     committer = _Committer(book, total, batch, on_progress)
     jobs = min(jobs, os.cpu_count() or jobs)
-    pool: Any = _Inline() if jobs == 1 else ProcessPoolExecutor(max_workers=jobs)
+    pool: Any = (
+        _Inline()
+        if jobs == 1
+        else ProcessPoolExecutor(  # workers end with this process, however it ends
+            max_workers=jobs, initializer=tie_to_parent, initargs=(os.getpid(),)
+        )
+    )
     try:
         pending: set[Future[Any]] = set()
         exhausted = False

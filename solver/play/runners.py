@@ -13,12 +13,13 @@ terminated); a Dask scheduler that does not answer fails within
 
 from __future__ import annotations
 
-import signal
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
 from solver.util.cluster import DASK_CONNECT_TIMEOUT, dask_cluster
+from solver.util.lifeline import tie_to_parent
 
 __all__ = ["DASK_CONNECT_TIMEOUT", "chunks", "run_dask", "run_local"]
 
@@ -33,11 +34,6 @@ def chunks(indices: list[int], parts: int) -> list[list[int]]:
     """
     size = max(1, min(8, len(indices) // max(1, 4 * parts)))
     return [indices[start : start + size] for start in range(0, len(indices), size)]
-
-
-def _ignore_interrupts() -> None:
-    # Workers leave Ctrl-C to the parent, which stops them (no traceback from each).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_local(
@@ -58,7 +54,9 @@ def run_local(
                 records.append(record)
                 on_result(record)
         return records
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    # Workers leave Ctrl-C to the parent, which stops them (no traceback from each), and
+    # end with it however it ends (SIGKILL, SIGTERM).
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=tie_to_parent, initargs=(os.getpid(),))
     try:
         futures = [pool.submit(work, part) for part in parts]
         for future in as_completed(futures):

@@ -20,76 +20,14 @@ forkserver and the resource tracker (each job holds their pipes open).
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import os
-import signal
-import sys
-import threading
-from multiprocessing.connection import Connection
 
-__all__ = ["PARENT_VARIABLE", "die_with_parent", "exit_when_closed"]
+from solver.util.lifeline import PR_SET_PDEATHSIG, die_with_parent, exit_when_closed
+
+__all__ = ["PARENT_VARIABLE", "PR_SET_PDEATHSIG", "die_with_parent", "exit_when_closed"]
 
 # Set (to the server's pid) in the environment the forkserver is started with.
 PARENT_VARIABLE = "QUINTET_FORKSERVER_PARENT"
-PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int) -> bool:
-    """Ask the kernel to SIGKILL this process when its parent ends; is ``parent`` still it?
-
-    Returns False when the parent is no longer ``parent`` (it died before
-    the signal was set: the caller should exit now).  Where there is no
-    ``prctl`` (not Linux) only the check is made.
-
-    Examples
-    --------
-    >>> import subprocess, sys
-    >>> code = "import os; from solver.web.lifeline import die_with_parent as d; "
-    >>> code += "print(d(os.getppid()), d(os.getppid() + 1))"
-    >>> subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
-    'True False\\n'
-    >>> die_with_parent(0)
-    Traceback (most recent call last):
-        ...
-    ValueError: parent must be a process id, got 0
-    """
-    if isinstance(parent, bool) or not isinstance(parent, int) or parent < 1:
-        raise ValueError(f"parent must be a process id, got {parent!r}")
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        except (OSError, AttributeError):  # no libc prctl: the lifeline still works
-            pass
-    return os.getppid() == parent
-
-
-def exit_when_closed(connection: Connection) -> threading.Thread:
-    """Exit this process as soon as the other end of ``connection`` closes (or writes).
-
-    For a job's process: the server never writes to its end, so any
-    readiness is the end of the server.
-
-    Examples
-    --------
-    >>> import multiprocessing
-    >>> exit_when_closed(None)
-    Traceback (most recent call last):
-        ...
-    TypeError: connection must be a Connection, got None
-    """
-    if not hasattr(connection, "poll"):
-        raise TypeError(f"connection must be a Connection, got {connection!r}")
-
-    def watch() -> None:
-        with contextlib.suppress(OSError, EOFError, ValueError):
-            connection.poll(None)
-        os._exit(1)
-
-    thread = threading.Thread(target=watch, daemon=True, name="lifeline")
-    thread.start()
-    return thread
 
 
 def _forkserver_hook() -> None:
