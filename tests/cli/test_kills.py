@@ -20,8 +20,7 @@ import pytest
 from tests.support.cli import CLI
 
 PLAYERS = "greedy,random"
-# Enough deals that the rest outlast the signal: with 6, a run once finished between
-# its first row and the SIGHUP (greedy and random play a deal in milliseconds).
+# More than one deal, so that a run stopped at its first row has some left.
 DEALS = "40"
 
 
@@ -43,17 +42,26 @@ def uninterrupted(tmp_path_factory) -> str:
 
 
 def _kill_after_first_deal(command: list[str], path: Path, sig: signal.Signals) -> int:
-    """Start ``command``, wait for a data row in ``path``, send ``sig``; the exit status."""
+    """Start ``command``, wait for a data row in ``path``, send ``sig``; the exit status.
+
+    The run could finish between the look at ``path`` and the signal (a loaded machine
+    may not schedule this test for seconds), so the run is looked at only while it is
+    stopped (SIGSTOP): a stopped run cannot finish, and ``sig`` reaches it before it
+    runs again (SIGCONT delivers the pending signal first).
+    """
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 600  # a generous bound, not an expected duration
     while time.monotonic() < deadline:
+        process.send_signal(signal.SIGSTOP)
         if path.exists() and len(path.read_text().splitlines()) > 1:
             break
         assert process.poll() is None, process.communicate()
-        time.sleep(0.02)
+        process.send_signal(signal.SIGCONT)
+        time.sleep(0.02)  # lets the run go on; no correctness rests on this length
     else:
         raise AssertionError("no deal finished in 10 minutes")
     process.send_signal(sig)
+    process.send_signal(signal.SIGCONT)
     process.communicate(timeout=120)
     return process.returncode
 

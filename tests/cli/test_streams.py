@@ -141,3 +141,14 @@ def test_closed_stderr_keeps_the_usual_statuses(tmp_path, args, status) -> None:
     # Output that cannot be written is the usual output failure (1), with one line; errors stay 2.
     assert closed_out.returncode == (1 if status == 0 else 2)
     assert closed_out.stderr.count("\n") == 1 and "Traceback" not in closed_out.stderr
+
+
+def test_progress_can_be_silenced(monkeypatch):
+    from solver.cli.progress import Progress
+
+    lines: list[str] = []
+    clock = iter([0.0, 20.0, 40.0]).__next__
+    monkeypatch.setenv("QUINTET_PROGRESS", "0")
+    Progress(terminal=True, clock=clock, write=lines.append).show("1/2", final=False)
+    Progress(terminal=False, clock=clock, write=lines.append).show("2/2", final=True)
+    assert lines == []

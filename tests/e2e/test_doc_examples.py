@@ -36,7 +36,13 @@ def run(example: Example, cwd: Path) -> list[str]:
         capture_output=True,
         text=True,
         encoding="utf-8",
-        env={**os.environ, "PYTHONIOENCODING": "utf-8", "XDG_CACHE_HOME": str(cwd / "cache")},
+        env={
+            **os.environ,
+            "PYTHONIOENCODING": "utf-8",
+            "XDG_CACHE_HOME": str(cwd / "cache"),
+            # A run slower than 10 s (a loaded machine) would add progress lines to stderr.
+            "QUINTET_PROGRESS": "0",
+        },
         timeout=600,
         check=False,
     )

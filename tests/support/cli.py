@@ -9,8 +9,11 @@ import sys
 CLI = [sys.executable, "-m", "solver.cli"]
 
 
-def quintet(*args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
-    """Run ``quintet args`` and capture its text output."""
+def quintet(*args: str, timeout: float = 1800, **options) -> subprocess.CompletedProcess:
+    """Run ``quintet args`` and capture its text output.
+
+    ``timeout`` bounds a hang; it is no expected duration (a loaded machine is slow).
+    """
     return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, **options)
 
 
