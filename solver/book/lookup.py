@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from solver.book.canonical import INVERSES, canonical_key, holding_of, orbit_sizes, relabel_mixture
+from solver.book.recheck import recertified
 from solver.book.store import Book, record
 from solver.equilibria.equilibrium import (
     DEFAULT_TOLERANCE,
@@ -41,6 +42,7 @@ from solver.equilibria.equilibrium import (
     parse_payoff,
     solve,
 )
+from solver.errors import BookError
 from solver.game.rules import Rules, rules_or_default
 
 __all__ = [
@@ -133,11 +135,22 @@ def look_up(
 ) -> EquilibriumResult | None:
     """The deal's equilibrium stored in ``book`` (gap at most ``tolerance``), or None.
 
-    Nothing is solved or stored.
+    The stored row is certified again first (:func:`~solver.book.recheck.recertified`):
+    the result's bounds are the recomputed ones, and a row that does not hold is
+    rejected (:meth:`~solver.book.store.Book.reject`: a notice naming it; the
+    next store of the deal replaces it) and None returned.  Nothing is solved
+    or stored.
     """
     key, g = canonical_key((tuple(first), tuple(second)))
     entry = book.get(key, rules, parse_payoff(payoff))
     if entry is None or entry.gap > tolerance:
+        return None
+    try:
+        entry = recertified(entry)
+    except BookError as error:
+        book.reject(entry, error)
+        return None
+    if entry.gap > tolerance:  # within the slack of the stored gap, yet over the tolerance
         return None
     return entry.equilibrium(int(INVERSES[g]))
 

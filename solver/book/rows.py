@@ -41,13 +41,44 @@ from solver.game.cards import HAND_SIZE
 from solver.game.rules import DiscardMode, Rules
 from solver.version import __version__
 
-__all__ = ["COLUMNS", "Entry", "entry", "record", "rules_from_key", "rules_key"]
+__all__ = [
+    "COLUMNS",
+    "MAX_ARRANGEMENTS",
+    "MAX_ROW_BYTES",
+    "SELECTED",
+    "Entry",
+    "entry",
+    "record",
+    "rules_from_key",
+    "rules_key",
+]
 
 COLUMNS = (
     "rules, payoff, first, second, orbit, value, lower, upper, gap, converged, iterations, "
     "row_frontier, column_frontier, row_cards, row_probabilities, column_cards, "
     "column_probabilities, solver_version, seconds"
 )
+
+MAX_ARRANGEMENTS = 4096
+"""The most arrangements a stored strategy may mix.  The largest support a solve has
+produced is 531 (a win equilibrium, benchmarks/RESULTS.md; margin: 199); a row above
+this is implausible and refused before it is decoded: every reader (lookups, ``book
+check``, ``book stats``, reports) works on the strategies in memory, some on the
+support pairs, which a row of 20,000 arrangements would make a few gigabytes."""
+MAX_ROW_BYTES = 2 * MAX_ARRANGEMENTS * (5 * HAND_SIZE + 8)
+"""The most bytes a row's four strategy blobs may hold together (270,336): both
+strategies at :data:`MAX_ARRANGEMENTS` arrangements of 25 card bytes and one float64.
+Checked by SQLite (``length``) before the blobs are read: a larger row's blobs are
+never loaded."""
+
+_BLOBS = ("row_cards", "row_probabilities", "column_cards", "column_probabilities")
+_SIZE = " + ".join(f"coalesce(length({blob}), 0)" for blob in _BLOBS)
+SELECTED = ", ".join(
+    f"CASE WHEN {_SIZE} <= {MAX_ROW_BYTES} THEN {c} END" if c in _BLOBS else c
+    for c in COLUMNS.split(", ")
+) + f", {_SIZE}"
+"""What readers select: :data:`COLUMNS`, the blobs left out (NULL) of a row over
+:data:`MAX_ROW_BYTES`, then the blobs' total size (which :func:`entry` checks first)."""
 
 
 def rules_key(rules: Rules) -> str:
@@ -221,9 +252,27 @@ def _strategy(
     return array, probs
 
 
+def _plausible(row: tuple[Any, ...]) -> None:
+    """Refuse a row larger than any solve makes (:data:`MAX_ROW_BYTES`, :data:`MAX_ARRANGEMENTS`)."""
+    size = row[19] if len(row) == 20 else sum(len(b) for b in row[13:17] if isinstance(b, bytes))
+    if isinstance(size, int) and size > MAX_ROW_BYTES:
+        raise _DamagedError(
+            f"implausible: its strategies take {size:,} bytes, more than the {MAX_ROW_BYTES:,} "
+            "a solve can produce; not read"
+        )
+    for seat, probabilities in (("row", row[14]), ("column", row[16])):
+        count = len(probabilities) // 8 if isinstance(probabilities, bytes) else 0
+        if count > MAX_ARRANGEMENTS:
+            raise _DamagedError(
+                f"implausible: the {seat} strategy mixes {count:,} arrangements, more than "
+                f"the {MAX_ARRANGEMENTS:,} a solve can produce; not read"
+            )
+
+
 def _decoded(row: tuple[Any, ...]) -> Entry:
-    if len(row) != 19:
+    if len(row) not in (19, 20):
         raise _DamagedError(f"{len(row)} columns, not 19")
+    _plausible(row)
     rules = rules_from_key(row[0])
     payoff = Payoff(row[1]) if row[1] in {p.value for p in Payoff} else None
     if payoff is None:
@@ -278,7 +327,11 @@ def describe_key(row: tuple[Any, ...]) -> str:
 
 
 def entry(row: tuple[Any, ...]) -> Entry:
-    """The checked :class:`Entry` of a raw row (the columns :data:`COLUMNS`)."""
+    """The checked :class:`Entry` of a raw row (the columns :data:`COLUMNS`, or :data:`SELECTED`).
+
+    A row over the size limits (:data:`MAX_ROW_BYTES`, :data:`MAX_ARRANGEMENTS`)
+    is damaged too: refused before its strategies are decoded.
+    """
     try:
         return _decoded(row)
     except (_DamagedError, BookError) as error:

@@ -46,7 +46,7 @@ import numpy as np
 
 from solver.book.location import default_book_path
 from solver.book.opening import FORMAT, SCHEMA_VERSION, open_book
-from solver.book.rows import COLUMNS, Entry, entry, record, rules_from_key, rules_key
+from solver.book.rows import COLUMNS, SELECTED, Entry, entry, record, rules_from_key, rules_key
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import BookError
 from solver.game.rules import Rules
@@ -179,10 +179,16 @@ class Book:
             self._report(f"{error}; it is solved again")
             return None
 
+    def reject(self, row: Entry, error: BookError) -> None:
+        """Treat a row that decodes but does not hold (:mod:`solver.book.recheck`) as damaged:
+        reported once in :attr:`notices`, replaced by the next store of its deal."""
+        self._damaged.add((rules_key(row.rules), row.payoff.value, *row.key))
+        self._report(f"{error}; it is solved again")
+
     def get(self, key: tuple[int, int], rules: Rules, payoff: Payoff | str) -> Entry | None:
         """The stored solution of a canonical key, or None (also when damaged: see notices)."""
         rows = self._query(
-            f"SELECT {_COLUMNS} FROM solutions "
+            f"SELECT {SELECTED} FROM solutions "
             "WHERE rules = ? AND payoff = ? AND first = ? AND second = ?",
             (rules_key(rules), Payoff(payoff).value, int(key[0]), int(key[1])),
         )
@@ -196,10 +202,11 @@ class Book:
                 yield checked
 
     def rows(self, rules: Rules, payoff: Payoff | str) -> Iterator[tuple[object, ...]]:
-        """Raw rows (the columns of the schema), by key: unchecked (see :func:`entry`)."""
+        """Raw rows (:data:`~solver.book.rows.SELECTED`: a row over the size limit without its
+        blobs), by key: unchecked (see :func:`entry`)."""
         try:
             yield from self.connection.execute(
-                f"SELECT {_COLUMNS} FROM solutions WHERE rules = ? AND payoff = ? "
+                f"SELECT {SELECTED} FROM solutions WHERE rules = ? AND payoff = ? "
                 "ORDER BY first, second",
                 (rules_key(rules), Payoff(payoff).value),
             )
@@ -209,9 +216,10 @@ class Book:
             ) from None
 
     def all_rows(self) -> Iterator[tuple[object, ...]]:
-        """Every raw row of the file, whatever its game (for :mod:`solver.book.check`)."""
+        """Every raw row of the file, whatever its game (for :mod:`solver.book.check`), as
+        :meth:`rows` gives them."""
         try:
-            yield from self.connection.execute(f"SELECT {_COLUMNS} FROM solutions")
+            yield from self.connection.execute(f"SELECT {SELECTED} FROM solutions")
         except sqlite3.Error as error:
             raise BookError(
                 f"book: {self.path} cannot be read ({error})", argument="book"
