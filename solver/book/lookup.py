@@ -141,12 +141,13 @@ def look_up(
     next store of the deal replaces it) and None returned.  Nothing is solved
     or stored.
     """
-    key, g = canonical_key((tuple(first), tuple(second)))
+    holdings = (tuple(first), tuple(second))
+    key, g = canonical_key(holdings)
     entry = book.get(key, rules, parse_payoff(payoff))
     if entry is None or entry.gap > tolerance:
         return None
     try:
-        entry = recertified(entry)
+        entry = recertified(entry, holdings)
     except BookError as error:
         book.reject(entry, error)
         return None

@@ -149,9 +149,7 @@ def _layout_of(connection: sqlite3.Connection) -> Layout:
     written with other spacing are the same layout; another column, type,
     key, index, view or trigger is not.
     """
-    objects = tuple(
-        sorted(connection.execute("SELECT type, name, tbl_name FROM sqlite_master"))
-    )
+    objects = tuple(sorted(connection.execute("SELECT type, name, tbl_name FROM sqlite_master")))
     columns = tuple(
         tuple(connection.execute("SELECT * FROM pragma_table_xinfo(?)", (name,)))
         for kind, name, _table in objects
@@ -211,9 +209,7 @@ def _unfinished(path: Path, status: os.stat_result) -> bool:
     except sqlite3.Error:
         return False
     # Another application's new database (its id or version set) is not a crash's leftover.
-    return (
-        tables <= {"meta", "solutions"} and "format" not in meta and solutions == 0 and not marks
-    )
+    return tables <= {"meta", "solutions"} and "format" not in meta and solutions == 0 and not marks
 
 
 def check_book(path: Path) -> None:

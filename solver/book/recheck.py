@@ -36,7 +36,7 @@ from solver.book.canonical import holding_of
 from solver.book.rows import Entry
 from solver.equilibria.exploitability import Strategy, certified_bounds
 from solver.equilibria.tolerance import DEFAULT_TOLERANCE
-from solver.errors import BookError
+from solver.errors import BookError, QuintetError
 from solver.game.evaluator import strength
 from solver.game.rules import Rules
 
@@ -51,13 +51,20 @@ def _strategy(cards: np.ndarray, probabilities: np.ndarray, rules: Rules) -> Str
     return strength(cards, rules).astype(np.int32), probabilities
 
 
-def recertified(entry: Entry) -> Entry:
+def recertified(
+    entry: Entry, holdings: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+) -> Entry:
     """``entry`` with its bounds recomputed from its strategies (what is served as certified).
 
     Parameters
     ----------
     entry
         A decoded row (:func:`~solver.book.rows.entry`).
+    holdings
+        The deal asked about, a suit relabelling of the row's canonical one
+        (None: the canonical one).  Relabelling changes no strength, so the
+        bounds are the same; the deal's own frontiers are then the ones
+        computed, which a report of the deal reuses.
 
     Returns
     -------
@@ -75,8 +82,13 @@ def recertified(entry: Entry) -> Entry:
     column = None
     if entry.column_cards is not None and entry.column_probabilities is not None:
         column = _strategy(entry.column_cards, entry.column_probabilities, rules)
-    first, second = holding_of(entry.key[0]), holding_of(entry.key[1])
-    lower, upper = certified_bounds(first, second, rules, entry.payoff, row, column)
+    first, second = holdings or (holding_of(entry.key[0]), holding_of(entry.key[1]))
+    try:
+        lower, upper = certified_bounds(first, second, rules, entry.payoff, row, column)
+    except QuintetError as error:  # decoded rows are checked: a last guard, named like them
+        raise BookError(
+            f"book: the solution of deal {entry.key} is damaged ({error})", argument="book"
+        ) from None
     if (
         lower < entry.lower - SLACK
         or upper > entry.upper + SLACK

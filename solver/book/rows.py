@@ -73,10 +73,13 @@ never loaded."""
 
 _BLOBS = ("row_cards", "row_probabilities", "column_cards", "column_probabilities")
 _SIZE = " + ".join(f"coalesce(length({blob}), 0)" for blob in _BLOBS)
-SELECTED = ", ".join(
-    f"CASE WHEN {_SIZE} <= {MAX_ROW_BYTES} THEN {c} END" if c in _BLOBS else c
-    for c in COLUMNS.split(", ")
-) + f", {_SIZE}"
+SELECTED = (
+    ", ".join(
+        f"CASE WHEN {_SIZE} <= {MAX_ROW_BYTES} THEN {c} END" if c in _BLOBS else c
+        for c in COLUMNS.split(", ")
+    )
+    + f", {_SIZE}"
+)
 """What readers select: :data:`COLUMNS`, the blobs left out (NULL) of a row over
 :data:`MAX_ROW_BYTES`, then the blobs' total size (which :func:`entry` checks first)."""
 

@@ -217,13 +217,20 @@ class Book:
 
     def all_rows(self) -> Iterator[tuple[object, ...]]:
         """Every raw row of the file, whatever its game (for :mod:`solver.book.check`), as
-        :meth:`rows` gives them."""
-        try:
-            yield from self.connection.execute(f"SELECT {SELECTED} FROM solutions")
-        except sqlite3.Error as error:
-            raise BookError(
-                f"book: {self.path} cannot be read ({error})", argument="book"
-            ) from None
+        :meth:`rows` gives them; a deal's payoffs one after the other (checking a row needs
+        the deal's frontiers, kept for the next payoff's row)."""
+        keys = self._query(
+            "SELECT rules, payoff, first, second FROM solutions "
+            "ORDER BY rules, first, second, payoff"
+        )
+        for key in keys:  # one row at a time: a whole book's blobs do not fit a sort
+            found = self._query(
+                f"SELECT {SELECTED} FROM solutions "
+                "WHERE rules = ? AND payoff = ? AND first = ? AND second = ?",
+                key,
+            )
+            if found:
+                yield found[0]
 
     def put(self, records: Iterable[tuple[object, ...]]) -> int:
         """Store rows made by :func:`record` in one transaction; a better gap replaces a worse.
