@@ -16,8 +16,11 @@ after a read-only look, and never modified.  Opening
 (:mod:`solver.book.opening`) creates a new book atomically, recreates one a
 crash left half made, refuses anything but a regular file and falls back to
 read-only (:attr:`Book.writable`).  Every row read is checked
-(:mod:`solver.book.rows`): a damaged one is treated as missing, reported once
-in :attr:`Book.notices`, and replaced by the next store of its deal.
+(:mod:`solver.book.rows`; a row larger than any solve makes is refused before
+its blobs are read): a damaged one is treated as missing, reported once in
+:attr:`Book.notices`, and replaced by the next store of its deal.  A lookup
+also recomputes the row's certified bounds (:mod:`solver.book.recheck`); a row
+that does not hold is rejected the same way (:meth:`Book.reject`).
 
 The default file is ``$XDG_CACHE_HOME/quintet-solver/book.sqlite``, or
 ``~/.cache/quintet-solver/book.sqlite`` when ``XDG_CACHE_HOME`` is not set.
