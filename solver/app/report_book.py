@@ -68,7 +68,7 @@ _BOOK = {
     ),
     "gap": Phrase(
         "  stored gap at most {gap} (book check recomputes each); converged {converged}%",
-        "  записанный зазор не больше {gap} (book check пересчитывает каждый); "
+        "  записанный зазор не больше {gap} (проверка книги пересчитывает каждый); "
         "сходимость достигнута в {converged}%",
     ),
     "ex_ante": Phrase(

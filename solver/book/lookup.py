@@ -203,8 +203,10 @@ def solve_with_book(
         The solution book; ``None`` solves without one.
     tolerance, time_limit
         As for :func:`solver.equilibria.equilibrium.solve`.  A stored
-        solution is used only when its gap is at most ``tolerance``; a new
-        one replaces a stored one only when its gap is smaller.
+        solution is used only when its gap, recomputed from its strategies
+        (:func:`look_up`), is at most ``tolerance``; a new one replaces a
+        stored one only when its gap is smaller, or when the stored one is
+        damaged or does not hold (named in ``book.notices``).
     on_record
         Sees each iteration's record of a solve (nothing when the book has the deal).
 
