@@ -60,11 +60,11 @@ COLUMNS = (
 )
 
 MAX_ARRANGEMENTS = 4096
-"""The most arrangements a stored strategy may mix.  The largest support a solve has
-produced is 531 (a win equilibrium, benchmarks/RESULTS.md; margin: 199); a row above
-this is implausible and refused before it is decoded: every reader (lookups, ``book
-check``, ``book stats``, reports) works on the strategies in memory, some on the
-support pairs, which a row of 20,000 arrangements would make a few gigabytes."""
+"""The most arrangements a stored strategy may mix: about 8 times the largest support
+a solve has produced, 531 (a win equilibrium, benchmarks/RESULTS.md; margin: 199 in
+notebook 03).  A row above this is implausible and refused before it is decoded: every
+reader (lookups, ``book check``, ``book stats``, reports) holds the strategies in
+memory, and some work on their pairs, which 20,000 arrangements make gigabytes."""
 MAX_ROW_BYTES = 2 * MAX_ARRANGEMENTS * (5 * HAND_SIZE + 8)
 """The most bytes a row's four strategy blobs may hold together (270,336): both
 strategies at :data:`MAX_ARRANGEMENTS` arrangements of 25 card bytes and one float64.
@@ -260,15 +260,15 @@ def _plausible(row: tuple[Any, ...]) -> None:
     size = row[19] if len(row) == 20 else sum(len(b) for b in row[13:17] if isinstance(b, bytes))
     if isinstance(size, int) and size > MAX_ROW_BYTES:
         raise _DamagedError(
-            f"implausible: its strategies take {size:,} bytes, more than the {MAX_ROW_BYTES:,} "
-            "a solve can produce; not read"
+            f"implausible: its strategies take {size:,} bytes, over the limit of "
+            f"{MAX_ROW_BYTES:,}; not read"
         )
     for seat, probabilities in (("row", row[14]), ("column", row[16])):
         count = len(probabilities) // 8 if isinstance(probabilities, bytes) else 0
         if count > MAX_ARRANGEMENTS:
             raise _DamagedError(
-                f"implausible: the {seat} strategy mixes {count:,} arrangements, more than "
-                f"the {MAX_ARRANGEMENTS:,} a solve can produce; not read"
+                f"implausible: the {seat} strategy mixes {count:,} arrangements, over the "
+                f"limit of {MAX_ARRANGEMENTS:,}; not read"
             )
 
 

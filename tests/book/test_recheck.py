@@ -147,7 +147,10 @@ def _huge(path: Path, count: int) -> None:
 
 @pytest.mark.parametrize(
     ("count", "why"),
-    [(20_000, f"more than the {MAX_ROW_BYTES:,} a solve"), (5_000, "mixes 5,000 arrangements")],
+    [
+        (20_000, f"660,000 bytes, over the limit of {MAX_ROW_BYTES:,}"),
+        (5_000, f"mixes 5,000 arrangements, over the limit of {MAX_ARRANGEMENTS:,}"),
+    ],
     ids=["bytes", "arrangements"],
 )
 def test_a_huge_row_is_reported_by_check_and_skipped_by_every_reader(
