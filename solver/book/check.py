@@ -3,8 +3,8 @@ certified again.
 
 Each row is decoded and checked (:func:`~solver.book.rows.entry`: a row over
 the size limits is refused unread) and its certified bounds recomputed from
-its strategies (:func:`~solver.book.recheck.recertified`, the deal's two
-frontiers and a best response each: about 0.1 s a row, the frontiers shared
+its strategies (:func:`~solver.book.recheck.recertified`: the deal's
+frontiers and a best response each, about 0.07 s a row, the frontiers shared
 by a deal's two payoffs).  A row that fails either is reported with why.
 ``on_progress`` sees the rows done at most every ``every`` seconds, and at the
 end.

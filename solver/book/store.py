@@ -182,10 +182,10 @@ class Book:
             self._report(f"{error}; it is solved again")
             return None
 
-    def reject(self, row: Entry, error: BookError) -> None:
+    def reject(self, stored: Entry, error: BookError) -> None:
         """Treat a row that decodes but does not hold (:mod:`solver.book.recheck`) as damaged:
         reported once in :attr:`notices`, replaced by the next store of its deal."""
-        self._damaged.add((rules_key(row.rules), row.payoff.value, *row.key))
+        self._damaged.add((rules_key(stored.rules), stored.payoff.value, *stored.key))
         self._report(f"{error}; it is solved again")
 
     def get(self, key: tuple[int, int], rules: Rules, payoff: Payoff | str) -> Entry | None:

@@ -12,7 +12,7 @@ import pytest
 
 from solver.book.canonical import canonical_key, holding_of
 from solver.book.check import check
-from solver.book.lookup import look_up
+from solver.book.lookup import look_up, solve_with_book
 from solver.book.rows import MAX_ARRANGEMENTS, MAX_ROW_BYTES
 from solver.book.source import EquilibriumSource
 from solver.book.stats import book_stats
@@ -240,3 +240,18 @@ def test_a_file_that_is_not_a_book_is_never_written_to(clean: Path, tmp_path: Pa
     assert path.read_bytes() == before
     assert os.stat(path).st_mtime_ns == 1_000_000_000
     assert sorted(os.listdir(tmp_path)) == files  # no log, no journal beside it
+
+
+def test_solve_with_book_replaces_a_row_that_does_not_hold(book: Path) -> None:
+    cards, _probabilities = _row(book)
+    _store(book, cards[:25], np.ones(1))
+    holdings = deal(SEED, RULES).holdings
+    with Book(book) as opened:
+        answer = solve_with_book(*holdings, "margin", RULES, opened)
+        assert not answer.from_book and answer.result.gap <= 1e-9
+        (notice,) = opened.notices
+        assert "does not hold" in notice
+    with Book(book) as opened:
+        again = solve_with_book(*holdings, "margin", RULES, opened)
+        assert again.from_book and opened.notices == []
+        assert again.result.gap <= 1e-9
