@@ -33,6 +33,7 @@ import numpy as np
 
 from solver.book.canonical import INVERSES, canonical_key, holding_of, orbit_sizes, relabel_mixture
 from solver.book.recheck import recertified
+from solver.book.rows import storable
 from solver.book.store import Book, record
 from solver.equilibria.equilibrium import (
     DEFAULT_TOLERANCE,
@@ -115,8 +116,10 @@ def solve_key(
 
 
 def book_row(key: tuple[int, int], result: EquilibriumResult) -> tuple[object, ...] | None:
-    """The book row of ``result``, the solution of the canonical deal ``key``; None if not canonical."""
-    return record(key, orbit_of(key), result) if result.canonical else None
+    """The book row of ``result``, the solution of the canonical deal ``key``; None if the
+    book cannot hold it (not canonical, or over its size limit: :func:`~solver.book.rows.storable`).
+    """
+    return record(key, orbit_of(key), result) if storable(result) else None
 
 
 def orbit_of(key: tuple[int, int]) -> int:
@@ -175,8 +178,9 @@ def _solve_and_store(
         time_limit=time_limit,
         on_record=on_record,
     )
-    if canonical.canonical:  # the book holds canonical equilibria only (rows.record)
-        book.put([record(key, orbit_of(key), canonical)])
+    row = book_row(key, canonical)  # None: the book cannot hold it (rows.storable)
+    if row is not None:
+        book.put([row])
     return canonical
 
 

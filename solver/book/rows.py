@@ -51,6 +51,7 @@ __all__ = [
     "record",
     "rules_from_key",
     "rules_key",
+    "storable",
 ]
 
 COLUMNS = (
@@ -181,14 +182,23 @@ def record(
 ) -> tuple[object, ...]:
     """A row of the ``solutions`` table for the solution ``result`` of a canonical deal.
 
-    Every store makes its rows here, so the book's rule lives here: only
+    Every store makes its rows here, so the book's rules live here: only
     canonical equilibria are stored (a lookup must give what a fresh solve
-    prints); ``result.canonical`` false raises :class:`~solver.errors.BookError`.
+    prints), of at most :data:`MAX_ARRANGEMENTS` arrangements a strategy (a
+    larger row would be refused when read); either raises
+    :class:`~solver.errors.BookError` (:func:`storable` says which results pass).
     """
     if not result.canonical:
         raise BookError(
             "book: only canonical equilibria are stored, and this one is not", argument="book"
         )
+    for seat, strategy in (("row", result.row), ("column", result.column)):
+        if len(strategy.arrangements) > MAX_ARRANGEMENTS:  # it would be refused when read
+            raise BookError(
+                f"book: the {seat} strategy mixes {len(strategy.arrangements):,} arrangements, "
+                f"over the book's limit of {MAX_ARRANGEMENTS:,}; not stored",
+                argument="book",
+            )
     row_cards, row_probabilities = codec.encode(result.row)
     column: tuple[bytes | None, bytes | None] = (None, None)
     if key[0] != key[1] or result.column != result.row:
@@ -214,6 +224,12 @@ def record(
         __version__,
         float(result.seconds if seconds is None else seconds),
     )
+
+
+def storable(result: EquilibriumResult) -> bool:
+    """Whether :func:`record` makes a row of ``result`` (canonical, and not too large)."""
+    sizes = (len(result.row.arrangements), len(result.column.arrangements))
+    return result.canonical and max(sizes) <= MAX_ARRANGEMENTS
 
 
 class _DamagedError(Exception):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,16 +13,18 @@ import pytest
 
 from solver.book.canonical import canonical_key, holding_of
 from solver.book.check import check
-from solver.book.lookup import look_up, solve_with_book
-from solver.book.rows import MAX_ARRANGEMENTS, MAX_ROW_BYTES
+from solver.book.lookup import book_row, look_up, solve_with_book
+from solver.book.rows import MAX_ARRANGEMENTS, MAX_ROW_BYTES, record, storable
 from solver.book.source import EquilibriumSource
 from solver.book.stats import book_stats
 from solver.book.store import Book
+from solver.equilibria.equilibrium import solve
 from solver.equilibria.exploitability import certified_bounds
 from solver.errors import BookError
 from solver.game.deal import deal
 from solver.game.evaluator import strength
 from solver.game.rules import Rules
+from solver.models.mixture import Mixture
 
 RULES = Rules()
 SEED = 3  # a mirror deal whose margin equilibrium mixes 27 arrangements
@@ -255,3 +258,16 @@ def test_solve_with_book_replaces_a_row_that_does_not_hold(book: Path) -> None:
         again = solve_with_book(*holdings, "margin", RULES, opened)
         assert again.from_book and opened.notices == []
         assert again.result.gap <= 1e-9
+
+
+def test_a_solution_over_the_size_limit_is_not_stored() -> None:
+    first, second = deal(SEED, RULES).holdings
+    key = canonical_key((first, second))[0]
+    result = solve(holding_of(key[0]), holding_of(key[1]), RULES, "margin")
+    count = MAX_ARRANGEMENTS + 1
+    huge = Mixture.trusted([result.row.arrangements[0]] * count, [1 / count] * count)
+    too_large = replace(result, row=huge, column=huge)
+    assert storable(result) and not storable(too_large)
+    assert book_row(key, too_large) is None
+    with pytest.raises(BookError, match="4,097 arrangements, over the book's limit of 4,096"):
+        record(key, 1, too_large)
