@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.app.answers import Answer, answer_of
+from solver.app.answers import Answer, Notice, answer_of
 from solver.app.report_book import build_report, check_report, stats_report
 from solver.book.build import BuildProgress, build
-from solver.book.check import check
+from solver.book.check import CheckProgress, check
 from solver.book.stats import book_stats as stats_of
 from solver.book.store import Book, default_book_path
 from solver.errors import QuintetError
@@ -87,17 +87,26 @@ def build_book(
 
 
 def book_stats(request: BookStatsRequest) -> Answer:
-    """The book's coverage, solve times and equilibria ex ante (the book is not created)."""
+    """The book's coverage, solve times and equilibria ex ante (the book is not created).
+
+    A damaged or implausibly large row is left out, with a warning naming it.
+    """
     with Book(request.path, create=False) as book:
-        games, path = stats_of(book), book.path
-    return answer_of(lambda lang: stats_report(games, path, lang), kind="book-stats")
+        games, path, notices = stats_of(book), book.path, tuple(book.notices)
+    warnings = tuple(
+        Notice(f"{notice.removesuffix('; it is solved again')}; left out") for notice in notices
+    )
+    return answer_of(lambda lang: stats_report(games, path, lang), warnings, kind="book-stats")
 
 
-def check_book(request: BookCheckRequest) -> Answer:
-    """SQLite's integrity check and every row decoded (the book is opened read-only).
+def check_book(
+    request: BookCheckRequest, on_progress: Callable[[CheckProgress], None] | None = None
+) -> Answer:
+    """SQLite's integrity check, every row decoded and its gap recomputed (read-only).
 
     The document's ``ok`` says whether nothing is wrong; a file that is not a
-    book at all is a :class:`~solver.errors.BookError`.
+    book at all is a :class:`~solver.errors.BookError`.  ``on_progress`` sees
+    the rows checked, about every second.
     """
-    found = check(request.path or default_book_path())
+    found = check(request.path or default_book_path(), on_progress=on_progress)
     return answer_of(lambda lang: check_report(found, lang), kind="book-check")

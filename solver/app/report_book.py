@@ -67,8 +67,9 @@ _BOOK = {
         "(игрок 1 / игрок 2)",
     ),
     "gap": Phrase(
-        "  certified gap at most {gap}; converged {converged}%",
-        "  гарантированный зазор не больше {gap}; сходимость достигнута в {converged}%",
+        "  stored gap at most {gap} (book check recomputes each); converged {converged}%",
+        "  записанный зазор не больше {gap} (проверка книги пересчитывает каждый); "
+        "сходимость достигнута в {converged}%",
     ),
     "ex_ante": Phrase(
         "  ex ante, weighted by orbit size (player 1):",

@@ -32,6 +32,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from solver.book.canonical import INVERSES, canonical_key, holding_of, orbit_sizes, relabel_mixture
+from solver.book.recheck import recertified
+from solver.book.rows import storable
 from solver.book.store import Book, record
 from solver.equilibria.equilibrium import (
     DEFAULT_TOLERANCE,
@@ -41,6 +43,7 @@ from solver.equilibria.equilibrium import (
     parse_payoff,
     solve,
 )
+from solver.errors import BookError
 from solver.game.rules import Rules, rules_or_default
 
 __all__ = [
@@ -113,8 +116,10 @@ def solve_key(
 
 
 def book_row(key: tuple[int, int], result: EquilibriumResult) -> tuple[object, ...] | None:
-    """The book row of ``result``, the solution of the canonical deal ``key``; None if not canonical."""
-    return record(key, orbit_of(key), result) if result.canonical else None
+    """The book row of ``result``, the solution of the canonical deal ``key``; None if the
+    book cannot hold it (not canonical, or over its size limit: :func:`~solver.book.rows.storable`).
+    """
+    return record(key, orbit_of(key), result) if storable(result) else None
 
 
 def orbit_of(key: tuple[int, int]) -> int:
@@ -133,11 +138,23 @@ def look_up(
 ) -> EquilibriumResult | None:
     """The deal's equilibrium stored in ``book`` (gap at most ``tolerance``), or None.
 
-    Nothing is solved or stored.
+    The stored row is certified again first (:func:`~solver.book.recheck.recertified`):
+    the result's bounds are the recomputed ones, and a row that does not hold is
+    rejected (:meth:`~solver.book.store.Book.reject`: a notice naming it; the
+    next store of the deal replaces it) and None returned.  Nothing is solved
+    or stored.
     """
-    key, g = canonical_key((tuple(first), tuple(second)))
+    holdings = (tuple(first), tuple(second))
+    key, g = canonical_key(holdings)
     entry = book.get(key, rules, parse_payoff(payoff))
     if entry is None or entry.gap > tolerance:
+        return None
+    try:
+        entry = recertified(entry, holdings)
+    except BookError as error:
+        book.reject(entry, error)
+        return None
+    if entry.gap > tolerance:  # within the slack of the stored gap, yet over the tolerance
         return None
     return entry.equilibrium(int(INVERSES[g]))
 
@@ -161,8 +178,9 @@ def _solve_and_store(
         time_limit=time_limit,
         on_record=on_record,
     )
-    if canonical.canonical:  # the book holds canonical equilibria only (rows.record)
-        book.put([record(key, orbit_of(key), canonical)])
+    row = book_row(key, canonical)  # None: the book cannot hold it (rows.storable)
+    if row is not None:
+        book.put([row])
     return canonical
 
 
@@ -189,8 +207,10 @@ def solve_with_book(
         The solution book; ``None`` solves without one.
     tolerance, time_limit
         As for :func:`solver.equilibria.equilibrium.solve`.  A stored
-        solution is used only when its gap is at most ``tolerance``; a new
-        one replaces a stored one only when its gap is smaller.
+        solution is used only when its gap, recomputed from its strategies
+        (:func:`look_up`), is at most ``tolerance``; a new one replaces a
+        stored one only when its gap is smaller, or when the stored one is
+        damaged or does not hold (named in ``book.notices``).
     on_record
         Sees each iteration's record of a solve (nothing when the book has the deal).
 

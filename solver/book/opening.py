@@ -34,6 +34,7 @@ solver.errors.BookError: book: ... is not a regular file (a directory)
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import stat
@@ -138,12 +139,49 @@ def _words(error: Exception) -> list[str]:
     return [w for w in ("unable to open", "disk I/O") if w in text]
 
 
-def _tables(path: Path) -> tuple[set[str], dict[str, str], int]:
-    """The file's tables, its ``meta`` rows and its number of solutions (a read-only look)."""
+Layout = tuple[tuple[tuple[str, str, str], ...], tuple[tuple[object, ...], ...]]
+
+
+def _layout_of(connection: sqlite3.Connection) -> Layout:
+    """The schema's objects (type, name, table) and every table's columns, as SQLite sees them.
+
+    Compared as SQLite parses the schema, not as its text: the same tables
+    written with other spacing are the same layout; another column, type,
+    key, index, view or trigger is not.
+    """
+    objects = tuple(sorted(connection.execute("SELECT type, name, tbl_name FROM sqlite_master")))
+    columns = tuple(
+        tuple(connection.execute("SELECT * FROM pragma_table_xinfo(?)", (name,)))
+        for kind, name, _table in objects
+        if kind == "table"
+    )
+    return objects, columns
+
+
+@functools.cache
+def book_layout() -> Layout:
+    """The layout of a book of this schema (:data:`SCHEMA`, made in memory)."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.executescript(SCHEMA)
+        return _layout_of(connection)
+    finally:
+        connection.close()
+
+
+def _tables(path: Path) -> tuple[set[str], dict[str, str], int, Layout, int]:
+    """The file's tables, its ``meta`` rows, its number of solutions, its layout and its
+    application id plus user version (zero for every book, and for a crash's leftovers):
+    a read-only look."""
     connection = _read_only(path)
     try:
         query = "SELECT name FROM sqlite_master WHERE type = 'table'"
         tables = {r[0] for r in connection.execute(query)}
+        layout = _layout_of(connection)
+        marks = sum(
+            abs(int(connection.execute(f"PRAGMA {name}").fetchone()[0]))
+            for name in ("application_id", "user_version")
+        )
         meta: dict[str, str] = {}
         if "meta" in tables:
             meta = {str(k): str(v) for k, v in connection.execute("SELECT key, value FROM meta")}
@@ -152,7 +190,7 @@ def _tables(path: Path) -> tuple[set[str], dict[str, str], int]:
             solutions = int(connection.execute("SELECT COUNT(*) FROM solutions").fetchone()[0])
     finally:
         connection.close()
-    return tables, meta, solutions
+    return tables, meta, solutions, layout, marks
 
 
 def _unfinished(path: Path, status: os.stat_result) -> bool:
@@ -167,14 +205,21 @@ def _unfinished(path: Path, status: os.stat_result) -> bool:
     if header != SQLITE_HEADER:
         return False
     try:
-        tables, meta, solutions = _tables(path)
+        tables, meta, solutions, _layout, marks = _tables(path)
     except sqlite3.Error:
         return False
-    return tables <= {"meta", "solutions"} and "format" not in meta and solutions == 0
+    # Another application's new database (its id or version set) is not a crash's leftover.
+    return tables <= {"meta", "solutions"} and "format" not in meta and solutions == 0 and not marks
 
 
 def check_book(path: Path) -> None:
-    """Refuse a file that is not a book of a known schema, touching nothing."""
+    """Refuse a file that is not a book of this schema, touching nothing.
+
+    Everything is read through a read-only connection (:func:`_read_only`):
+    the header, the ``meta`` rows and the exact layout of the tables.  Only a
+    file that passes is ever opened for writing (which switches it to WAL, a
+    write to its header).
+    """
     try:
         with path.open("rb") as handle:
             header = handle.read(len(SQLITE_HEADER))
@@ -183,7 +228,7 @@ def check_book(path: Path) -> None:
     if header != SQLITE_HEADER:
         raise _error(path, "is not a solution book (not an SQLite file)")
     try:
-        meta = _tables(path)[1]
+        _tables_found, meta, _solutions, layout, _marks = _tables(path)
     except sqlite3.OperationalError as error:  # locked, unreadable...
         raise _error(path, f"cannot be read ({error})") from None
     except sqlite3.Error as error:
@@ -204,6 +249,10 @@ def check_book(path: Path) -> None:
             path,
             f"has schema {schema}, older than this solver's {SCHEMA_VERSION} (its equilibria "
             "are not the canonical ones); delete it, or build a new book, to use a book",
+        )
+    if layout != book_layout():
+        raise _error(
+            path, f"is not a solution book (its meta says schema {schema}, its tables differ)"
         )
 
 

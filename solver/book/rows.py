@@ -41,13 +41,48 @@ from solver.game.cards import HAND_SIZE
 from solver.game.rules import DiscardMode, Rules
 from solver.version import __version__
 
-__all__ = ["COLUMNS", "Entry", "entry", "record", "rules_from_key", "rules_key"]
+__all__ = [
+    "COLUMNS",
+    "MAX_ARRANGEMENTS",
+    "MAX_ROW_BYTES",
+    "SELECTED",
+    "Entry",
+    "entry",
+    "record",
+    "rules_from_key",
+    "rules_key",
+    "storable",
+]
 
 COLUMNS = (
     "rules, payoff, first, second, orbit, value, lower, upper, gap, converged, iterations, "
     "row_frontier, column_frontier, row_cards, row_probabilities, column_cards, "
     "column_probabilities, solver_version, seconds"
 )
+
+MAX_ARRANGEMENTS = 4096
+"""The most arrangements a stored strategy may mix: about 8 times the largest support
+a solve has produced, 531 (a win equilibrium, benchmarks/RESULTS.md; margin: 199 in
+notebook 03).  A row above this is implausible and refused before it is decoded: every
+reader (lookups, ``book check``, ``book stats``, reports) holds the strategies in
+memory, and some work on their pairs, which 20,000 arrangements make gigabytes."""
+MAX_ROW_BYTES = 2 * MAX_ARRANGEMENTS * (5 * HAND_SIZE + 8)
+"""The most bytes a row's four strategy blobs may hold together (270,336): both
+strategies at :data:`MAX_ARRANGEMENTS` arrangements of 25 card bytes and one float64.
+Checked by SQLite (``length``) before the blobs are read: a larger row's blobs are
+never loaded."""
+
+_BLOBS = ("row_cards", "row_probabilities", "column_cards", "column_probabilities")
+_SIZE = " + ".join(f"coalesce(length({blob}), 0)" for blob in _BLOBS)
+SELECTED = (
+    ", ".join(
+        f"CASE WHEN {_SIZE} <= {MAX_ROW_BYTES} THEN {c} END" if c in _BLOBS else c
+        for c in COLUMNS.split(", ")
+    )
+    + f", {_SIZE}"
+)
+"""What readers select: :data:`COLUMNS`, the blobs left out (NULL) of a row over
+:data:`MAX_ROW_BYTES`, then the blobs' total size (which :func:`entry` checks first)."""
 
 
 def rules_key(rules: Rules) -> str:
@@ -147,14 +182,23 @@ def record(
 ) -> tuple[object, ...]:
     """A row of the ``solutions`` table for the solution ``result`` of a canonical deal.
 
-    Every store makes its rows here, so the book's rule lives here: only
+    Every store makes its rows here, so the book's rules live here: only
     canonical equilibria are stored (a lookup must give what a fresh solve
-    prints); ``result.canonical`` false raises :class:`~solver.errors.BookError`.
+    prints), of at most :data:`MAX_ARRANGEMENTS` arrangements a strategy (a
+    larger row would be refused when read); either raises
+    :class:`~solver.errors.BookError` (:func:`storable` says which results pass).
     """
     if not result.canonical:
         raise BookError(
             "book: only canonical equilibria are stored, and this one is not", argument="book"
         )
+    for seat, strategy in (("row", result.row), ("column", result.column)):
+        if len(strategy.arrangements) > MAX_ARRANGEMENTS:  # it would be refused when read
+            raise BookError(
+                f"book: the {seat} strategy mixes {len(strategy.arrangements):,} arrangements, "
+                f"over the book's limit of {MAX_ARRANGEMENTS:,}; not stored",
+                argument="book",
+            )
     row_cards, row_probabilities = codec.encode(result.row)
     column: tuple[bytes | None, bytes | None] = (None, None)
     if key[0] != key[1] or result.column != result.row:
@@ -180,6 +224,12 @@ def record(
         __version__,
         float(result.seconds if seconds is None else seconds),
     )
+
+
+def storable(result: EquilibriumResult) -> bool:
+    """Whether :func:`record` makes a row of ``result`` (canonical, and not too large)."""
+    sizes = (len(result.row.arrangements), len(result.column.arrangements))
+    return result.canonical and max(sizes) <= MAX_ARRANGEMENTS
 
 
 class _DamagedError(Exception):
@@ -221,9 +271,27 @@ def _strategy(
     return array, probs
 
 
+def _plausible(row: tuple[Any, ...]) -> None:
+    """Refuse a row larger than any solve makes (:data:`MAX_ROW_BYTES`, :data:`MAX_ARRANGEMENTS`)."""
+    size = row[19] if len(row) == 20 else sum(len(b) for b in row[13:17] if isinstance(b, bytes))
+    if isinstance(size, int) and size > MAX_ROW_BYTES:
+        raise _DamagedError(
+            f"implausible: its strategies take {size:,} bytes, over the limit of "
+            f"{MAX_ROW_BYTES:,}; not read"
+        )
+    for seat, probabilities in (("row", row[14]), ("column", row[16])):
+        count = len(probabilities) // 8 if isinstance(probabilities, bytes) else 0
+        if count > MAX_ARRANGEMENTS:
+            raise _DamagedError(
+                f"implausible: the {seat} strategy mixes {count:,} arrangements, over the "
+                f"limit of {MAX_ARRANGEMENTS:,}; not read"
+            )
+
+
 def _decoded(row: tuple[Any, ...]) -> Entry:
-    if len(row) != 19:
+    if len(row) not in (19, 20):
         raise _DamagedError(f"{len(row)} columns, not 19")
+    _plausible(row)
     rules = rules_from_key(row[0])
     payoff = Payoff(row[1]) if row[1] in {p.value for p in Payoff} else None
     if payoff is None:
@@ -278,7 +346,11 @@ def describe_key(row: tuple[Any, ...]) -> str:
 
 
 def entry(row: tuple[Any, ...]) -> Entry:
-    """The checked :class:`Entry` of a raw row (the columns :data:`COLUMNS`)."""
+    """The checked :class:`Entry` of a raw row (the columns :data:`COLUMNS`, or :data:`SELECTED`).
+
+    A row over the size limits (:data:`MAX_ROW_BYTES`, :data:`MAX_ARRANGEMENTS`)
+    is damaged too: refused before its strategies are decoded.
+    """
     try:
         return _decoded(row)
     except (_DamagedError, BookError) as error:

@@ -29,16 +29,17 @@ For each rules and payoff the book holds:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from solver.book.canonical import class_count, deal_count
+from solver.book.rows import Entry
 from solver.book.store import Book
 from solver.equilibria.equilibrium import Payoff
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.evaluator import category, strength
 from solver.game.rules import Category, DiscardMode, Rules
+from solver.models.opponents import below_and_above
 from solver.util.checks import check_instance
 
 __all__ = ["GameStats", "book_stats"]
@@ -92,45 +93,51 @@ class _Accumulator:
         self.converged: list[bool] = []
         self.supports: list[tuple[int, int]] = []
 
-    def add(self, row: tuple[Any, ...]) -> None:
-        (_, _, _, _, orbit, value, _, _, gap, converged, _, _, _) = row[:13]
-        row_cards, row_probs, column_cards, column_probs, _, seconds = row[13:]
-        n = self.rules.n_packets
-        mine = np.frombuffer(row_cards, dtype=np.uint8).reshape(-1, n, HAND_SIZE)
-        x = np.frombuffer(row_probs, dtype=np.float64)
-        if column_cards is None:
-            theirs, y = mine, x
-        else:
-            theirs = np.frombuffer(column_cards, dtype=np.uint8).reshape(-1, n, HAND_SIZE)
-            y = np.frombuffer(column_probs, dtype=np.float64)
-        ours, others = strength(mine, self.rules), strength(theirs, self.rules)
-        joint = x[:, None] * y[None, :]
-        loses = ours[:, None, :] < others[None, :, :]  # (k, l, n)
-        self.concede += orbit * np.einsum("kl,kln->n", joint, loses)
+    def add(self, entry: Entry) -> None:
+        mine, x = entry.row_cards, entry.row_probabilities
+        theirs, y = mine, x
+        if entry.column_cards is not None and entry.column_probabilities is not None:
+            theirs, y = entry.column_cards, entry.column_probabilities
+        ours, others = strength(mine, self.rules), strength(theirs, self.rules)  # (k, n), (l, n)
+        # P(ours_p < theirs_p) = sum_k x_k P_y(t_p > s_kp): a gather per position, no k x l
+        # pairs (the rows are bounded, rows.MAX_ARRANGEMENTS, but memory need not grow so).
+        top = int(max(ours.max(), others.max())) + 1
+        for position in range(self.rules.n_packets):
+            mass = np.bincount(others[:, position], weights=y, minlength=top)
+            above = below_and_above(mass)[1]
+            self.concede[position] += entry.orbit * float(x @ above[ours[:, position]])
         kinds = category(mine, self.rules)  # (k, n)
-        for position in range(n):
-            self.combinations[position] += orbit * np.bincount(
+        for position in range(self.rules.n_packets):
+            self.combinations[position] += entry.orbit * np.bincount(
                 kinds[:, position], weights=x, minlength=len(Category)
             )
-        self.weight += orbit
-        self.orbits.append(int(orbit))
-        self.values.append(float(value))
-        self.seconds.append(float(seconds))
-        self.gaps.append(float(gap))
-        self.converged.append(bool(converged))
+        self.weight += entry.orbit
+        self.orbits.append(entry.orbit)
+        self.values.append(entry.value)
+        self.seconds.append(entry.seconds)
+        self.gaps.append(entry.gap)
+        self.converged.append(entry.converged)
         self.supports.append((len(x), len(y)))
 
 
 def book_stats(book: Book) -> list[GameStats]:
-    """Statistics of every game (rules and payoff) the book holds solutions of."""
+    """Statistics of every game (rules and payoff) the book holds solutions of.
+
+    Rows are read checked (:meth:`~solver.book.store.Book.entries`): a damaged
+    or implausibly large one is left out and named in the book's notices.  A
+    game none of whose rows can be read is left out.
+    """
     check_instance(book, Book, "book")
-    return [_game_stats(book, rules, payoff) for rules, payoff in book.games()]
+    games = (_game_stats(book, rules, payoff) for rules, payoff in book.games())
+    return [stats for stats in games if stats is not None]
 
 
-def _game_stats(book: Book, rules: Rules, payoff: Payoff) -> GameStats:
+def _game_stats(book: Book, rules: Rules, payoff: Payoff) -> GameStats | None:
     total = _Accumulator(rules)
-    for row in book.rows(rules, payoff):
-        total.add(row)
+    for entry in book.entries(rules, payoff):
+        total.add(entry)
+    if not total.orbits:
+        return None
     n_removed = DECK_SIZE - HAND_SIZE * rules.n_packets
     pairs = rules.discard_mode is DiscardMode.INDEPENDENT
     orbits = np.array(total.orbits, dtype=np.float64)

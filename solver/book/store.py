@@ -16,8 +16,11 @@ after a read-only look, and never modified.  Opening
 (:mod:`solver.book.opening`) creates a new book atomically, recreates one a
 crash left half made, refuses anything but a regular file and falls back to
 read-only (:attr:`Book.writable`).  Every row read is checked
-(:mod:`solver.book.rows`): a damaged one is treated as missing, reported once
-in :attr:`Book.notices`, and replaced by the next store of its deal.
+(:mod:`solver.book.rows`; a row larger than any solve makes is refused before
+its blobs are read): a damaged one is treated as missing, reported once in
+:attr:`Book.notices`, and replaced by the next store of its deal.  A lookup
+also recomputes the row's certified bounds (:mod:`solver.book.recheck`); a row
+that does not hold is rejected the same way (:meth:`Book.reject`).
 
 The default file is ``$XDG_CACHE_HOME/quintet-solver/book.sqlite``, or
 ``~/.cache/quintet-solver/book.sqlite`` when ``XDG_CACHE_HOME`` is not set.
@@ -46,7 +49,7 @@ import numpy as np
 
 from solver.book.location import default_book_path
 from solver.book.opening import FORMAT, SCHEMA_VERSION, open_book
-from solver.book.rows import COLUMNS, Entry, entry, record, rules_from_key, rules_key
+from solver.book.rows import COLUMNS, SELECTED, Entry, entry, record, rules_from_key, rules_key
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import BookError
 from solver.game.rules import Rules
@@ -179,10 +182,16 @@ class Book:
             self._report(f"{error}; it is solved again")
             return None
 
+    def reject(self, stored: Entry, error: BookError) -> None:
+        """Treat a row that decodes but does not hold (:mod:`solver.book.recheck`) as damaged:
+        reported once in :attr:`notices`, replaced by the next store of its deal."""
+        self._damaged.add((rules_key(stored.rules), stored.payoff.value, *stored.key))
+        self._report(f"{error}; it is solved again")
+
     def get(self, key: tuple[int, int], rules: Rules, payoff: Payoff | str) -> Entry | None:
         """The stored solution of a canonical key, or None (also when damaged: see notices)."""
         rows = self._query(
-            f"SELECT {_COLUMNS} FROM solutions "
+            f"SELECT {SELECTED} FROM solutions "
             "WHERE rules = ? AND payoff = ? AND first = ? AND second = ?",
             (rules_key(rules), Payoff(payoff).value, int(key[0]), int(key[1])),
         )
@@ -196,10 +205,11 @@ class Book:
                 yield checked
 
     def rows(self, rules: Rules, payoff: Payoff | str) -> Iterator[tuple[object, ...]]:
-        """Raw rows (the columns of the schema), by key: unchecked (see :func:`entry`)."""
+        """Raw rows (:data:`~solver.book.rows.SELECTED`: a row over the size limit without its
+        blobs), by key: unchecked (see :func:`entry`)."""
         try:
             yield from self.connection.execute(
-                f"SELECT {_COLUMNS} FROM solutions WHERE rules = ? AND payoff = ? "
+                f"SELECT {SELECTED} FROM solutions WHERE rules = ? AND payoff = ? "
                 "ORDER BY first, second",
                 (rules_key(rules), Payoff(payoff).value),
             )
@@ -209,13 +219,21 @@ class Book:
             ) from None
 
     def all_rows(self) -> Iterator[tuple[object, ...]]:
-        """Every raw row of the file, whatever its game (for :mod:`solver.book.check`)."""
-        try:
-            yield from self.connection.execute(f"SELECT {_COLUMNS} FROM solutions")
-        except sqlite3.Error as error:
-            raise BookError(
-                f"book: {self.path} cannot be read ({error})", argument="book"
-            ) from None
+        """Every raw row of the file, whatever its game (for :mod:`solver.book.check`), as
+        :meth:`rows` gives them; a deal's payoffs one after the other (checking a row needs
+        the deal's frontiers, kept for the next payoff's row)."""
+        keys = self._query(
+            "SELECT rules, payoff, first, second FROM solutions "
+            "ORDER BY rules, first, second, payoff"
+        )
+        for key in keys:  # one row at a time: a whole book's blobs do not fit a sort
+            found = self._query(
+                f"SELECT {SELECTED} FROM solutions "
+                "WHERE rules = ? AND payoff = ? AND first = ? AND second = ?",
+                key,
+            )
+            if found:
+                yield found[0]
 
     def put(self, records: Iterable[tuple[object, ...]]) -> int:
         """Store rows made by :func:`record` in one transaction; a better gap replaces a worse.

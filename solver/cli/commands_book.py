@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from solver.app.arguments import non_negative_int, positive_int
 from solver.app.command import Command
 from solver.app.report import Output
-from solver.app.report_book import progress_line
+from solver.app.report_book import progress_line, rate_line
 from solver.cli.commands import rules_from_args
 from solver.cli.parsing import add_command_parser
 from solver.cli.progress import Progress
@@ -22,6 +22,7 @@ from solver.util.json_text import to_json
 if TYPE_CHECKING:  # the book's use cases are imported when a book command runs, not by
     # the commands that take --book (the build imports the process pool and the cluster)
     from solver.book.build import BuildProgress
+    from solver.book.check import CheckProgress
 
 __all__ = ["COMMANDS"]
 
@@ -37,6 +38,17 @@ class _Progress:
 
     def __call__(self, progress: BuildProgress) -> None:
         self.printer.show(progress_line(progress), final=progress.done >= progress.total)
+
+
+class _CheckProgress:
+    """The check's rows done / total on stderr: rewritten in place on a terminal, else every 10 s."""
+
+    def __init__(self) -> None:
+        self.printer = Progress()
+
+    def __call__(self, progress: CheckProgress) -> None:
+        line = rate_line(progress.done, progress.total, progress.seconds, "rows checked")
+        self.printer.show(line, final=progress.done >= progress.total)
 
 
 def _build_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,7 +119,7 @@ def _stats(args: argparse.Namespace) -> Output:
 def _check(args: argparse.Namespace) -> Output:
     from solver.app.books import BookCheckRequest, check_book
 
-    answer = check_book(BookCheckRequest(args.book))
+    answer = check_book(BookCheckRequest(args.book), on_progress=_CheckProgress())
     output = shown(answer, args)
     if not answer.document["ok"]:  # the report, then exit status 1 (problems found)
         print(to_json(output.payload) if args.json else output.text)
@@ -138,7 +150,8 @@ def _book_arguments(parser: argparse.ArgumentParser) -> None:
         ),
         (
             "check",
-            "SQLite's integrity check and every row decoded; exit 1 when damaged",
+            "SQLite's integrity check, every row decoded and its gap recomputed; "
+            "exit 1 when damaged",
             _stats_arguments,
             _check,
             False,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +139,69 @@ def test_stats_of_a_missing_book_is_an_error(
     assert main(["book", "stats", "--book", str(missing)]) == 2
     assert "no such file" in capsys.readouterr().err
     assert not missing.exists()
+
+
+def _copy(built: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "book.sqlite"
+    with sqlite3.connect(built) as source, sqlite3.connect(path) as target:
+        source.backup(target)  # the log folded in: one file
+    source.close()
+    target.close()
+    return path
+
+
+def _quintet(*argv: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "solver.cli", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+def test_a_tampered_row_is_not_printed_as_certified(built: Path, tmp_path: Path) -> None:
+    path = _copy(built, tmp_path)
+    with sqlite3.connect(path) as connection:  # its first arrangement with probability 1
+        cards, probabilities = connection.execute(
+            "SELECT row_cards, row_probabilities FROM solutions"
+        ).fetchone()
+        assert len(probabilities) > 8  # a mixed equilibrium
+        connection.execute(
+            "UPDATE solutions SET row_cards = ?, row_probabilities = ?",
+            (cards[:25], struct.pack("<d", 1.0)),
+        )
+    connection.close()
+    checked = _quintet("book", "check", "--book", str(path))
+    assert checked.returncode == 1, checked.stderr
+    assert "damaged rows: 1" in checked.stdout and "does not hold" in checked.stdout
+    answer = _quintet("equilibrium", "--seed", str(SEED), "--book", str(path), "--json")
+    assert answer.returncode == 0, answer.stderr
+    (warning,) = answer.stderr.splitlines()
+    assert warning.startswith("quintet: warning: --book: the solution of deal (")
+    assert "does not hold" in warning and warning.endswith("it is solved again")
+    document = json.loads(answer.stdout)
+    assert document["book"]["from_book"] is False and document["gap"] <= 1e-9
+    assert _quintet("book", "check", "--book", str(path)).returncode == 0  # replaced
+
+
+def test_a_huge_row_is_reported_by_check_and_skipped_by_stats(built: Path, tmp_path: Path) -> None:
+    path = _copy(built, tmp_path)
+    with sqlite3.connect(path) as connection:  # well formed: 20,000 arrangements
+        cards = connection.execute("SELECT row_cards FROM solutions").fetchone()[0]
+        connection.execute(
+            "UPDATE solutions SET row_cards = ?, row_probabilities = ?",
+            (cards[:25] * 20_000, struct.pack("<20000d", *[1 / 20_000] * 20_000)),
+        )
+    connection.close()
+    checked = _quintet("book", "check", "--book", str(path), "--json")
+    assert checked.returncode == 1 and "Traceback" not in checked.stderr, checked.stderr
+    (damaged,) = json.loads(checked.stdout)["damaged"]
+    assert "implausible" in damaged["why"]
+    stats = _quintet("book", "stats", "--book", str(path), "--json")
+    assert stats.returncode == 0, stats.stderr
+    (warning,) = stats.stderr.splitlines()
+    assert warning.startswith("quintet: warning: --book: ") and "implausible" in warning
+    assert warning.endswith("left out")
+    assert json.loads(stats.stdout)["games"] == []
