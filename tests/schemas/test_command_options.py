@@ -16,14 +16,14 @@ import json
 import sqlite3
 from typing import Any
 
-import jsonschema
 import pytest
 
 from solver.game.deal import deal
 from solver.game.rules import DiscardMode, Rules
 from solver.models.heuristics import greedy_arrangement
-from solver.schemas import FORMATS, schema
+from solver.schemas import FORMATS
 from tests.support.cli import quintet
+from tests.support.documents import errors_of, valid
 
 LAYOUT = "As Ah Ad Kh Kd | Kc Qh Qd Qc Jh | Jd Jc Ts Th Td | Tc 9s 9h 9d 9c | 8d 8c 7s 7h 7c"
 OTHER = "8d 8c 7s 7h 7c | Kc Qh Qd Qc Jh | Jd Jc Ts Th Td | Tc 9s 9h 9d 9c | As Ah Ad Kh Kd"
@@ -33,21 +33,6 @@ INDEPENDENT = ("--mode", "independent")
 def greedy(seed: int, rules: Rules | None = None) -> str:
     """The greedy layout of the first holding of deal ``seed``, as ASCII text."""
     return greedy_arrangement(deal(seed, rules or Rules()).holdings[0]).format(ascii=True)
-
-
-def errors_of(document: Any, expected: str) -> list[str]:
-    """Where ``document`` disagrees with the schema of ``expected`` (formats checked too)."""
-    validator = jsonschema.Draft202012Validator(
-        schema(expected), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-    )
-    return [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(document)]
-
-
-def valid(document: Any, expected: str) -> None:
-    """``document`` names the format ``expected`` and is valid under its schema."""
-    assert isinstance(document, dict) and document.get("format") == expected, document
-    errors = errors_of(document, expected)
-    assert not errors, errors[:5]
 
 
 def run_json(*args: str) -> dict[str, Any]:
