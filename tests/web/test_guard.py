@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import warnings
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
+from solver.web.api import finished_job
 from solver.web.app import MAX_BODY_BYTES, create_app
-from solver.web.guard import SECURITY_HEADERS, BodyLimit
+from solver.web.guard import SECURITY_HEADERS, BodyLimit, Interrupted
+from solver.web.jobs import STOPPING, Job
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message="Using `httpx`")
@@ -83,6 +86,33 @@ def test_a_body_that_does_not_arrive_in_time_is_408():
     asyncio.run(BodyLimit(app, seconds=0.05)(scope, receive, send))
     assert sent[0]["status"] == 408
     assert b"did not arrive within 0.05 seconds" in sent[1]["body"]
+
+
+def test_a_request_ended_by_a_forced_stop_reads_what_a_stopped_job_answers():
+    """The forced stop's 503 and a stopped job's 503 (api.finished_job) are one body: which
+    of the two a waiting client gets depends on timing (tests/web/test_server.py)."""
+    sent: list[dict] = []
+
+    async def app(scope, receive, send):  # a request the stopping server cancels
+        raise asyncio.CancelledError
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(Interrupted(app)({"type": "http", "headers": []}, receive, send))
+    assert sent[0]["status"] == 503
+    stopped = finished_job(Job(id="j", kind="suggest", deadline_seconds=1, stopped=True))
+    assert (
+        json.loads(sent[1]["body"])
+        == json.loads(stopped.body)
+        == {
+            "detail": STOPPING,
+            "argument": None,
+        }
+    )
 
 
 def test_a_stopping_server_answers_503():
