@@ -244,6 +244,8 @@ def test_the_analysis_with_and_without_a_book_and_top(tmp_path):
         (("equilibrium", "--seed", "1", "--show", "0", "--no-book"), "--show"),
         (("book", "stats", "--book", "missing.sqlite"), "missing.sqlite"),
         (("report", "--deals", "2", "--no-book"), "--book"),
+        (("train", "--seed", "1", "--no-book"), "--history FILE.jsonl"),
+        (("play", "--seed", "1", "--no-book"), "interactive game"),
     ],
 )
 def test_a_failed_command_prints_no_document_only_one_line(tmp_path, args, fragment):
