@@ -192,6 +192,23 @@ def test_the_certificate_and_mixture_files_of_both_payoffs(tmp_path, payoff):
     valid(json.loads(mixture.read_text(encoding="utf-8")), "quintet-mixture/1")
 
 
+def test_the_documents_of_a_solve_stopped_by_its_time_limit(tmp_path):
+    """An equilibrium not converged (seed 5's win game takes minutes) and its certificate."""
+    certificate = tmp_path / "certificate.json"
+    document = run_json(
+        *("equilibrium", "--seed", "5", "--payoff", "win", "--time-limit", "0.5"),
+        *("--no-book", "--certificate", str(certificate)),
+    )
+    valid(document, "quintet-equilibrium/1")
+    assert document["converged"] is False
+    valid(json.loads(certificate.read_text(encoding="utf-8")), "quintet-certificate/1")
+    stopped = run_json(
+        *("suggest", "--seed", "1", "--engine", "cpsat", "--top", "2", "--time-limit", "0.05"),
+        "--no-book",
+    )
+    valid(stopped, "quintet-suggest/1")
+
+
 @SLOW
 def test_the_certificate_file_of_the_independent_mode(tmp_path):
     certificate = tmp_path / "certificate.json"
