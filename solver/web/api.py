@@ -20,7 +20,9 @@ the same input (the same report functions make both):
 =====================  ===============================================
 
 Bad input is answered 422 (the request's shape) or 400 (the library's
-:class:`~solver.errors.QuintetError`, with its one-line message).  A server
+:class:`~solver.errors.QuintetError`, with its one-line message).  The
+request bodies accept exactly what the OpenAPI document calls valid
+(:mod:`solver.web.fields`: strict types, ``7.0`` an integer, exact bounds).  A server
 with :data:`~solver.web.jobs.MAX_PENDING` unfinished jobs answers new ones
 429 with a ``Retry-After``; a server shutting down answers 503 (its waiting
 clients too).  Every response and its JSON shape is in the OpenAPI document
