@@ -54,7 +54,11 @@ def answered(client: TestClient, path: str, body: dict[str, Any]) -> dict[str, A
         ("/api/suggest", {"seed": 3, "mode": "independent"}),
         ("/api/suggest", {"seed": 3, "against": "equilibrium", "payoff": "win"}),
         ("/api/equilibrium", {"seed": 3, "payoff": "win", "certificate": True}),
-        ("/api/equilibrium", {"seed": 3, "mode": "independent", "certificate": True}),
+        pytest.param(  # seconds: the independent game is larger
+            "/api/equilibrium",
+            {"seed": 3, "mode": "independent", "certificate": True},
+            marks=pytest.mark.slow,
+        ),
         ("/api/grade", {"seed": 3, "arrangement": GREEDY3, "payoff": "win"}),
         ("/api/play", {"seed": 3, "arrangement": GREEDY3, "opponent": "house"}),
     ],
