@@ -145,6 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         flags = args.flags
         if args.command == "play" and args.json:
             raise UsageError("quintet play: --json is not available in the interactive game")
+        if args.command == "train" and args.json:  # it would print text, not a document
+            raise UsageError(
+                "quintet train: --json is not available in the interactive series "
+                "(--history FILE.jsonl keeps its records as JSON)"
+            )
         if args.json and args.lang != "en":
             print(
                 "quintet: warning: --lang applies to the human output, not --json", file=sys.stderr

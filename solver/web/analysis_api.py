@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from solver.app.analyze import AnalyzeRequest
 from solver.app.history import MAX_HISTORY_BYTES
@@ -33,6 +33,7 @@ from solver.app.limits import MAX_TOP
 from solver.app.study import StudyRequest, study
 from solver.game.rules import DiscardMode, Rules
 from solver.web.api import finished_job, job_manager, wait_for_job
+from solver.web.fields import WHOLE, Body
 from solver.web.jobs import Job, JobState
 from solver.web.responses import JOB_START, JOB_WAIT
 
@@ -41,13 +42,11 @@ __all__ = ["router"]
 router = APIRouter(prefix="/api")
 
 
-class AnalyzeIn(BaseModel):
+class AnalyzeIn(Body):
     """A history's text (JSON Lines or CSV, as ``quintet analyze`` reads) and ``top``."""
 
-    model_config = ConfigDict(extra="forbid")
-
     history: Annotated[str, Field(max_length=MAX_HISTORY_BYTES)]
-    top: Annotated[int, Field(ge=1, le=MAX_TOP)] = 10
+    top: Annotated[int, Field(ge=1, le=MAX_TOP), WHOLE] = 10
 
     def request(self) -> AnalyzeRequest:
         """The use case's request: one job's process, no pool of its own (the queue's
@@ -55,10 +54,8 @@ class AnalyzeIn(BaseModel):
         return AnalyzeRequest(content=self.history, top=self.top, jobs=1)
 
 
-class ReportIn(BaseModel):
+class ReportIn(Body):
     """The report's rules, payoff and filter (``--mode``, ``--payoff``, ``--where``)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     mode: Literal["mirror", "independent"] = "mirror"
     payoff: Literal["margin", "win"] = "margin"
@@ -91,7 +88,7 @@ def start_analyze(request: Request, body: AnalyzeIn) -> dict[str, Any]:
     return _start(request, body).status()
 
 
-@router.post("/report")
+@router.post("/report", summary="quintet report: aggregates over the server's solution book")
 async def report_endpoint(body: ReportIn) -> dict[str, Any]:
     """The ``quintet-report/1`` document over the server's book."""
     request = StudyRequest(

@@ -20,7 +20,9 @@ the same input (the same report functions make both):
 =====================  ===============================================
 
 Bad input is answered 422 (the request's shape) or 400 (the library's
-:class:`~solver.errors.QuintetError`, with its one-line message).  A server
+:class:`~solver.errors.QuintetError`, with its one-line message).  The
+request bodies accept exactly what the OpenAPI document calls valid
+(:mod:`solver.web.fields`: strict types, ``7.0`` an integer, exact bounds).  A server
 with :data:`~solver.web.jobs.MAX_PENDING` unfinished jobs answers new ones
 429 with a ``Retry-After``; a server shutting down answers 503 (its waiting
 clients too).  Every response and its JSON shape is in the OpenAPI document
@@ -34,10 +36,10 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, status
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from solver.app.catalog import catalog
-from solver.app.limits import MAX_SAMPLES, MAX_TOP, MAX_WORKERS
+from solver.app.limits import MAX_SAMPLES, MAX_SEED, MAX_TOP, MAX_WORKERS
 from solver.app.report import deal_report, display_order, hand_report, score_report
 from solver.app.requests import (
     EquilibriumRequest,
@@ -58,6 +60,7 @@ from solver.game.rules import DiscardMode, Rules
 from solver.models.opponents import Objective
 from solver.play.players import PLAYER_NAMES
 from solver.play.registry import OPPONENTS
+from solver.web.fields import REAL, WHOLE, Body, Seconds
 from solver.web.jobs import STOPPING, Job, JobManager, JobState
 from solver.web.responses import JOB_ID, JOB_START, JOB_WAIT
 
@@ -66,14 +69,10 @@ __all__ = ["finished_job", "job_manager", "router", "wait_for_job"]
 router = APIRouter(prefix="/api")
 
 CardText = Annotated[str, Field(max_length=400, examples=["As Ks Qs Js Ts"])]
-Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 
 
-class RulesIn(BaseModel):
+class RulesIn(Body):
     """The rule options (``--mode``, ``--ace-low-straight``, ``--flush-beats-full-house``)."""
-
-    # Strict: 0 is not false, false is not a seed (the OpenAPI document says so).
-    model_config = ConfigDict(extra="forbid", strict=True)
 
     mode: Literal[tuple(m.value for m in DiscardMode)] = "mirror"  # type: ignore[valid-type]
     ace_low_straight: bool = False
@@ -97,7 +96,8 @@ class EvalIn(RulesIn):
 class DealIn(RulesIn):
     """``quintet deal --seed N`` (no seed: a fresh one)."""
 
-    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+    # lt, not le=MAX_SEED: 2**63 is exactly a float, so the OpenAPI document states it exactly.
+    seed: Annotated[int, Field(ge=0, lt=MAX_SEED + 1), WHOLE] | None = None
 
 
 class ScoreIn(RulesIn):
@@ -129,10 +129,10 @@ class SuggestIn(HoldingsIn):
     known: Annotated[str, Field(max_length=1000)] | None = None
     objective: Literal[tuple(o.value for o in Objective)] | None = None  # type: ignore[valid-type]
     time_limit: Seconds | None = None
-    top: Annotated[int, Field(ge=1, le=MAX_TOP)] = 1
+    top: Annotated[int, Field(ge=1, le=MAX_TOP), WHOLE] = 1
     fix: Annotated[list[Annotated[str, Field(max_length=400)]], Field(max_length=5)] | None = None
-    samples: Annotated[int, Field(ge=1, le=MAX_SAMPLES)] | None = None
-    workers: Annotated[int, Field(ge=1, le=MAX_WORKERS)] | None = None
+    samples: Annotated[int, Field(ge=1, le=MAX_SAMPLES), WHOLE] | None = None
+    workers: Annotated[int, Field(ge=1, le=MAX_WORKERS), WHOLE] | None = None
     engine: Literal["auto", "cpsat", "frontier"] = "auto"
     payoff: Literal[tuple(p.value for p in Payoff)] | None = None  # type: ignore[valid-type]
 
@@ -158,7 +158,7 @@ class EquilibriumIn(HoldingsIn):
     """``quintet equilibrium``."""
 
     payoff: Literal[tuple(p.value for p in Payoff)] = "margin"  # type: ignore[valid-type]
-    tolerance: Annotated[float, Field(ge=0, allow_inf_nan=False)] = DEFAULT_TOLERANCE
+    tolerance: Annotated[float, Field(ge=0, allow_inf_nan=False), REAL] = DEFAULT_TOLERANCE
     time_limit: Seconds | None = None
     certificate: bool = Field(
         False,

@@ -28,6 +28,7 @@ from solver.errors import QuintetError, ServerStoppingError, TooManyJobsError
 from solver.version import __version__
 from solver.web.analysis_api import router as analysis_router
 from solver.web.api import router
+from solver.web.fields import exact_bounds
 from solver.web.guard import MAX_BODY_BYTES, BodyLimit, HostCheck, Interrupted, SecurityHeaders
 from solver.web.jobs import RETRY_AFTER_SECONDS, JobManager
 from solver.web.responses import COMMON
@@ -48,6 +49,12 @@ class _App(FastAPI):
         if self.guard is not None:
             app = HostCheck(app, *self.guard)
         return SecurityHeaders(Interrupted(app))
+
+    def openapi(self) -> dict[str, Any]:
+        """The OpenAPI document, its integer fields' bounds stated exactly (see fields)."""
+        if self.openapi_schema is None:
+            self.openapi_schema = exact_bounds(super().openapi())
+        return self.openapi_schema
 
 
 def _one_line(errors: list[Any]) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterable
+from typing import Any
 
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -54,8 +55,10 @@ SECURITY_HEADERS = [
 _NAMES = {name for name, _ in SECURITY_HEADERS}
 
 
-async def _send_json(send: Send, status: int, detail: str, headers: dict[str, str]) -> None:
-    response = JSONResponse({"detail": detail}, status_code=status, headers=headers)
+async def _send_json(
+    send: Send, status: int, detail: str, headers: dict[str, str], **more: Any
+) -> None:
+    response = JSONResponse({"detail": detail, **more}, status_code=status, headers=headers)
     await response({"type": "http"}, _no_receive, send)
 
 
@@ -196,7 +199,9 @@ class Interrupted:
         try:
             await self.app(scope, receive, watched)
         except asyncio.CancelledError:
-            # The server is stopping now: answer, and end this request quietly.
+            # The server is stopping now: answer, and end this request quietly.  The body
+            # is the one a waiting client's stopped job answers (api.finished_job): which of
+            # the two answers depends on timing, what the client reads must not.
             if not started:
                 with contextlib.suppress(Exception):  # the client is gone already
-                    await _send_json(send, 503, STOPPING, {"connection": "close"})
+                    await _send_json(send, 503, STOPPING, {"connection": "close"}, argument=None)

@@ -36,7 +36,9 @@ GREEDY3 = "9d Th Jh Qh Kd | 9c Td Jc Qd Kc | 7c 7d 7h 7s Ah | 8c 8d 8h 8s Ad | 9
 def valid(document: Any, expected: str) -> None:
     """``document`` names the format ``expected`` and is valid under its schema."""
     assert isinstance(document, dict) and document.get("format") == expected, document
-    validator = jsonschema.Draft202012Validator(schema(expected))
+    validator = jsonschema.Draft202012Validator(
+        schema(expected), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(document)]
     assert not errors, errors[:5]
 
