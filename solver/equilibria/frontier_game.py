@@ -26,6 +26,7 @@ Best responses are numpy gathers over the whole frontier:
 
 >>> from solver.game.deal import deal
 >>> from solver.game.rules import Rules
+from solver.game.suits import CARD_PERMUTATIONS, INVERSES, frame, holding_of
 >>> from solver.equilibria.double_oracle import solve_game
 >>> game = FrontierGame(deal(seed=2).holdings[0], deal(seed=3).holdings[1], Rules(), "margin")
 >>> solution = solve_game(game, per_iteration=5)
@@ -47,6 +48,7 @@ from solver.equilibria.payoff import Payoff, parse_payoff
 from solver.equilibria.payoff_oracle import BestResponses
 from solver.game.arrangement import Arrangement
 from solver.game.rules import Rules
+from solver.game.suits import CARD_PERMUTATIONS, INVERSES, frame, holding_of
 from solver.models.mixture import Mixture
 from solver.models.opponents import below_and_above
 from solver.models.packets import check_holding
@@ -72,10 +74,16 @@ _OUTCOMES_AT_ONCE = 8
 
 
 class _Player:
-    """One player's frontier strategies and how to evaluate them."""
+    """One player's frontier strategies and how to evaluate them.
 
-    def __init__(self, front: Frontier) -> None:
+    ``front`` is the frontier of the holding in the deal's canonical frame,
+    ``back`` the card maps from that frame to the deal's suits (one per
+    relabelling of :func:`~solver.game.suits.frame`; see the module).
+    """
+
+    def __init__(self, front: Frontier, back: np.ndarray) -> None:
         self.front = front
+        self.back = back
         self.strengths, self.profile, self.order = front.strategies()
         narrow = np.int16 if self.strengths.max() <= np.iinfo(np.int16).max else np.int32
         self.by_position = np.ascontiguousarray(self.strengths.T, dtype=narrow)
@@ -89,26 +97,58 @@ class _Player:
 
     def mixture(self, strategies: Sequence[int], probabilities: np.ndarray) -> Mixture:
         """The mixed strategy as concrete arrangements (zero probabilities left out)."""
+        return self.realize(strategies, probabilities)[0]
+
+    def realize(
+        self, strategies: Sequence[int], probabilities: np.ndarray
+    ) -> tuple[Mixture, list[int], np.ndarray]:
+        """The mixed strategy as arrangements of the deal's cards, each one's strategy and share.
+
+        Each strategy is realized in the canonical frame and mapped back by
+        every relabelling of the frame (see the module): a deal with suit
+        automorphisms splits a strategy's probability equally over its
+        distinct images, each ``share`` of it (1 otherwise).
+        """
         keep = np.flatnonzero(probabilities > 1e-12)
         probs = probabilities[keep] / probabilities[keep].sum()
         chosen = [strategies[i] for i in keep.tolist()]
         # A profile's packets are rebuilt once however many of its orders are used
         # (an equilibrium uses a few orders of each of its profiles).
         profiles = sorted({int(self.profile[s]) for s in chosen})
-        packets = dict(
-            zip(profiles, (p.tolist() for p in self.front.packets_of(profiles)), strict=True)
-        )
-        # The frontier's packets are the checked holding's cards, five distinct ones
-        # each: checking every arrangement again cost about 5% of a win solve.  The
-        # mixture's own check (one set of cards throughout) stays.
-        arrangements = tuple(
-            Arrangement.trusted(packets[int(self.profile[s])][k] for k in self.order[s].tolist())
-            for s in chosen
-        )
-        return Mixture(arrangements, tuple(float(p) for p in probs))
+        packets = dict(zip(profiles, self.front.packets_of(profiles), strict=True))
+        arrangements: list[Arrangement] = []
+        ids: list[int] = []
+        shares: list[float] = []
+        weights: list[float] = []
+        for s, p in zip(chosen, probs.tolist(), strict=True):
+            laid = packets[int(self.profile[s])][self.order[s]]
+            images = _distinct(self.back[:, laid])
+            # The frontier's packets are the checked holding's cards, five distinct ones
+            # each: checking every arrangement again cost about 5% of a win solve.  The
+            # mixture's own check (one set of cards throughout) stays.
+            arrangements.extend(Arrangement.trusted(image.tolist()) for image in images)
+            ids.extend([int(s)] * len(images))
+            shares.extend([1.0 / len(images)] * len(images))
+            weights.extend([p / len(images)] * len(images))
+        return Mixture(tuple(arrangements), tuple(weights)), ids, np.array(shares)
 
-    def ids(self, mixture: Mixture, rules: Rules) -> list[int] | None:
-        """Each arrangement's frontier strategy (None: one has none, or two are one strategy).
+    def strategy(self, mixture: Mixture, rules: Rules) -> tuple[list[int], np.ndarray] | None:
+        """The mixture's frontier strategies (ascending) and their probabilities (summed over
+        the arrangements of each); None when an arrangement has none."""
+        ids = self.ids(mixture, rules, repeated=True)
+        if ids is None:
+            return None
+        # Summed by a sort (np.unique's first call imports numpy.ma: 25 ms).
+        ids_array = np.asarray(ids, dtype=np.int64)
+        order = np.argsort(ids_array, kind="stable")
+        ordered = ids_array[order]
+        first = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        total = np.add.reduceat(np.asarray(mixture.probabilities, np.float64)[order], first)
+        return ordered[first].tolist(), total
+
+    def ids(self, mixture: Mixture, rules: Rules, repeated: bool = False) -> list[int] | None:
+        """Each arrangement's frontier strategy (None: one has none, or, unless ``repeated``,
+        two are one strategy).
 
         Frontier strategies differ in their strengths, so an arrangement is
         the strategy of its strengths: the strength rows, viewed as one byte
@@ -123,9 +163,33 @@ class _Player:
         at = np.minimum(np.searchsorted(keys[order], targets), keys.shape[0] - 1)
         ids = order[at]
         # Distinct ids by a sort (np.unique's first call imports numpy.ma: 25 ms).
-        if not np.array_equal(keys[ids], targets) or (np.diff(np.sort(ids)) == 0).any():
+        if not np.array_equal(keys[ids], targets):
+            return None
+        if not repeated and (np.diff(np.sort(ids)) == 0).any():
             return None
         return ids.tolist()
+
+
+def _distinct(images: np.ndarray) -> np.ndarray:
+    """The distinct arrangements among ``images`` ``(m, packets, 5)``, in lexicographic order."""
+    if images.shape[0] == 1:
+        return images
+    flat = images.reshape(images.shape[0], -1)
+    flat = flat[np.lexsort(flat.T[::-1])]
+    keep = np.r_[True, (flat[1:] != flat[:-1]).any(axis=1)]
+    return flat[keep].reshape(-1, *images.shape[1:])
+
+
+def _framed(mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules) -> _Player:
+    """A player on the frontier of its holding in the canonical frame of ``(mine, theirs)``.
+
+    The frame's holding is ``mine``'s canonical relabelling (the key's first
+    mask is the least image of ``mine``): the deals of one suit class share
+    its frontier, and its cache entry.
+    """
+    key, relabellings = frame((mine, theirs))
+    back = CARD_PERMUTATIONS[INVERSES[relabellings]].astype(np.int64)
+    return _Player(cached_frontier(holding_of(key[0]), rules), back)
 
 
 class FrontierGame:
@@ -161,8 +225,8 @@ class FrontierGame:
             check_holding(second, rules, who="player 2's holding"),
         )
         self.symmetric = holdings[0] == holdings[1]
-        self.rows = _Player(cached_frontier(holdings[0], rules))
-        self.columns = self.rows if self.symmetric else _Player(cached_frontier(holdings[1], rules))
+        self.rows = _framed(holdings[0], holdings[1], rules)
+        self.columns = self.rows if self.symmetric else _framed(holdings[1], holdings[0], rules)
         self.weights = np.asarray(rules.position_points, dtype=np.int64)
         win = self.payoff is Payoff.GAME_RESULT
         # Win outcomes are 1, 0, -1: about half are losses, which the linear
