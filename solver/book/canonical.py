@@ -81,6 +81,7 @@ __all__ = [
 
 _BITS = np.int64(1) << np.arange(DECK_SIZE, dtype=np.int64)
 
+
 def relabel_mixture(mixture: Mixture, g: int) -> Mixture:
     """A mixture with every arrangement's cards relabelled by ``g``."""
     arrays = np.stack([a.array() for a in mixture.arrangements])

@@ -360,11 +360,12 @@ def _likely_strategies(
         raise SolverError("start: an equilibrium of other rules", argument="start")
     sides = []
     for player, mixture in ((game.rows, start.row), (game.columns, start.column)):
-        floor = 1.0 / len(mixture.arrangements)
-        ids = player.ids(mixture, game.rules)
-        if ids is None:
+        strategy = player.strategy(mixture, game.rules)
+        if strategy is None:
             return None
-        sides.append([i for i, p in zip(ids, mixture.probabilities, strict=True) if p >= floor])
+        ids, probabilities = strategy
+        floor = 1.0 / len(ids)
+        sides.append([i for i, p in zip(ids, probabilities.tolist(), strict=True) if p >= floor])
     return sides[0], sides[1]
 
 

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from solver.equilibria.canonical import CanonicalPair
     from solver.models.mixture import Mixture
 
-__all__ = ["RANGED", "face_ranges", "ranged_mixture"]
+__all__ = ["RANGED", "face_ranges", "ranged_mixture", "shared_ranges"]
 
 RANGED = 10
 """Ranges are computed for this many of a strategy's most likely arrangements
@@ -118,6 +118,26 @@ def ranged_mixture(
     found = face_ranges(pair, side) if ranges else {}
     strategy = pair.row if side == 0 else pair.column
     kept = np.flatnonzero(strategy.probabilities > 1e-12)
-    ids = [strategy.strategies[k] for k in kept]
-    mixture = player.mixture(ids, strategy.probabilities[kept])
-    return mixture, tuple(found.get(i) for i in ids) if found else ()
+    mixture, ids, shares = player.realize(
+        [strategy.strategies[k] for k in kept], strategy.probabilities[kept]
+    )
+    return mixture, shared_ranges(found, ids, shares)
+
+
+def shared_ranges(
+    found: dict[int, tuple[float, float]], ids: list[int], shares: np.ndarray
+) -> tuple[tuple[float, float] | None, ...]:
+    """Each arrangement's range: its strategy's, times the arrangement's share of it.
+
+    A deal with suit automorphisms shows a strategy as its distinct images,
+    each an equal share of its probability (the symmetrized vertex,
+    :mod:`solver.equilibria.frontier_game`): the range is then over the
+    symmetrized optimal strategies, which split every strategy so.
+    """
+    if not found:
+        return ()
+    ranges = []
+    for i, share in zip(ids, shares.tolist(), strict=True):
+        got = found.get(i)
+        ranges.append(None if got is None else (got[0] * share, got[1] * share))
+    return tuple(ranges)
