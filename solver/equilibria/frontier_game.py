@@ -24,6 +24,44 @@ Best responses are numpy gathers over the whole frontier:
   the best, and (``above``, the canonical selection's pricing) every
   strategy whose float32 value is within its error bound of its threshold.
 
+The suits.  A frontier strategy is a vector of strengths (one per position),
+and strengths do not see the suits: a holding and any relabelling of its
+suits (:mod:`solver.game.suits`) have the same frontier, the same ids in the
+same order, the same payoffs, bit for bit.  So every equilibrium by ids, the
+canonical vertex included (:mod:`solver.equilibria.canonical`), is the same
+for all the deals of a suit class.  What is not is how a strategy is *laid*:
+the frontier rebuilds each profile's packets from its back-pointers, which
+pick flushes and cards of equal rank by suit order, so a relabelled deal laid
+its strategies in other cards than the relabelled ones (the same strengths:
+another, equivalent equilibrium).  So each player's strategies are laid in a
+canonical frame and mapped back.  For player 1 of the deal ``D = (A, B)``, the
+frame is the set ``F(D) = {g : g(D) = K}`` of the relabellings to its
+canonical key ``K`` (least ``(g(A), g(B))``; for player 2, the key of
+``(B, A)``); its frontier is that of ``K``'s first holding, the least
+relabelling of ``A`` (so the deals of a class share one cached frontier).
+With ``k`` in the deal's automorphism group ``Aut(D) = {k : k(D) = D}``,
+``F(D)`` is the coset ``F(D) = g0 Aut(D)`` of any of its elements, so a
+strategy ``s`` laid as ``L`` in the frame is shown as the average
+
+    ``x(s) = (1 / |F(D)|) sum_{g in F(D)} [g^-1 L]``
+
+(``[a]`` the pure strategy ``a``): each distinct image gets an equal share.
+Then
+
+* for any relabelling ``h``, ``F(h D) = F(D) h^-1``, so ``x_{hD}(s) = h x_D(s)``:
+  a relabelled deal shows the relabelled strategies, exactly (and the book,
+  which solves the class's key and relabels back, shows what a solve shows);
+* player 1's frame does not depend on the seat: it is player 2's of
+  ``(B, A)`` (each player's key puts its own holding first);
+* ``x(s)`` is invariant under ``Aut(D)`` (``F(D) k = F(D)``), as any answer
+  must be: a relabelling ``k`` of the deal onto itself maps its shown
+  equilibrium to itself.  One arrangement cannot be (a flush laid in a suit
+  that ``k`` moves has no fixed image), so a deal with automorphisms shows
+  the *symmetrized* canonical vertex: every image ``g^-1 L`` has the
+  strengths of ``L``, so ``x(s)`` pays what ``s`` pays against anything, and
+  the pair is an equilibrium with the same value and certificate.  Reports
+  say so (:mod:`solver.app.report_equilibrium`).
+
 >>> from solver.game.deal import deal
 >>> from solver.game.rules import Rules
 >>> from solver.equilibria.double_oracle import solve_game
