@@ -136,11 +136,11 @@ def play_deal(config: TournamentConfig, index: int) -> DealRecord:
     seed = deal_seed(config.seed, index)
     holdings = deal(seed, rules).holdings
     started = time.perf_counter()
-    for mine, theirs in (holdings, holdings[::-1]):
-        cached_frontier(tuple(sorted(mine)), rules)  # shared by the solver players
+    for held, other in (holdings, holdings[::-1]):
+        cached_frontier(tuple(sorted(held)), rules)  # shared by the solver players
         # The equilibrium players' frontier: the holding in the deal's canonical frame of
         # the suits (solver.equilibria.frontier_game), the same one when the deal is canonical.
-        cached_frontier(holding_of(canonical_key((mine, theirs))[0][0]), rules)
+        cached_frontier(holding_of(canonical_key((held, other))[0][0]), rules)
     frontier_seconds = time.perf_counter() - started
 
     # One source for the deal: both seats of an equilibrium player cost one solve, and
