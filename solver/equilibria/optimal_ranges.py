@@ -133,7 +133,19 @@ def shared_ranges(
     each an equal share of its probability (the symmetrized vertex,
     :mod:`solver.equilibria.frontier_game`): the range is then over the
     symmetrized optimal strategies, which split every strategy so.
+
+    >>> shared_ranges({7: (0.2, 0.6)}, [7, 7, 9], np.array([0.5, 0.5, 1.0]))
+    ((0.1, 0.3), (0.1, 0.3), None)
+    >>> shared_ranges({7: (0.2, 0.6)}, [7], np.array([0.5, 0.5]))
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: shares: one per arrangement, got 2 for 1
     """
+    if len(ids) != shares.shape[0]:
+        raise SolverError(
+            f"shares: one per arrangement, got {shares.shape[0]} for {len(ids)}",
+            argument="shares",
+        )
     if not found:
         return ()
     ranges = []

@@ -165,6 +165,10 @@ def frame(holdings: tuple[Iterable[int], Iterable[int]]) -> tuple[tuple[int, int
 
     >>> frame(((0, 1), (2, 3)))[1].tolist()  # ♣ ♦ and ♥ ♠: four ways to 7♣ 7♦ / 7♥ 7♠
     [0, 1, 6, 7]
+    >>> frame(((0, 40), (1,)))
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: holdings: card ids must be in 0..31
     """
     images = _images(holdings)
     key = int(images[0].min()), int(images[1][images[0] == images[0].min()].min())
@@ -179,6 +183,10 @@ def automorphisms(first: Iterable[int], second: Iterable[int]) -> np.ndarray:
 
     >>> automorphisms((0, 1, 4, 5), (2, 6)).tolist()  # ♣ <-> ♦
     [0, 6]
+    >>> automorphisms((0, 0), (1,))
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: holdings: card 0 appears twice in a holding
     """
     images = _images((tuple(first), tuple(second)))
     return np.flatnonzero((images[0] == images[0, 0]) & (images[1] == images[1, 0]))
