@@ -13,9 +13,12 @@ whichever way the equilibrium was found.
 Each arrangement is identified with the frontier strategy of the same
 strength at every position (frontier strategies differ in their strengths,
 and payoffs depend on nothing else), and the answer is given with the
-frontier's own arrangements: the book holds a suit-relabelled deal's, which
-may differ in cards of equal rank, so a report prints the same text with the
-book as without it.  Where a stored arrangement has no
+frontier's own arrangements, laid as a solve lays them: the book holds a
+suit-relabelled deal's, the same arrangements mapped back since they are laid
+in the deal's canonical frame (:mod:`solver.equilibria.frontier_game`), but a
+symmetrized strategy's images may come in another order (and a book made by
+other code may hold other cards of equal rank), so a report prints the same
+text with the book as without it.  Where a stored arrangement has no
 frontier strategy, or the search ends at another pair (a book made by other
 code), the answer is kept as it is, without ranges: ranges are never shown
 for a strategy they were not computed for.
@@ -115,9 +118,10 @@ def frontier_arrangements(
 ) -> EquilibriumResult:
     """``result`` with each arrangement replaced by its frontier strategy's, in frontier order.
 
-    What a solve of this very deal prints: a solve of a suit-relabelled deal
-    (the book's) mapped back may hold other cards of equal rank.  Kept as it
-    is when an arrangement is not on the frontier.
+    What a solve of this very deal prints, in its order: a solve of a
+    suit-relabelled deal (the book's) mapped back holds the same arrangements,
+    but a symmetrized strategy's images may come in another order.  Kept as
+    it is when an arrangement is not on the frontier.
 
     >>> from solver.equilibria.equilibrium import solve
     >>> from solver.game.deal import deal
