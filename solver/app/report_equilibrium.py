@@ -14,6 +14,7 @@ from solver.app.text import say
 from solver.equilibria.equilibrium import EquilibriumResult, Payoff
 from solver.game.arrangement import Arrangement
 from solver.game.cards import format_cards
+from solver.game.suits import automorphisms
 from solver.models.mixture import Mixture
 from solver.util.language import Lang, Phrase
 
@@ -76,6 +77,7 @@ def equilibrium_payload(result: EquilibriumResult, context: SuggestContext) -> d
         "strategy": result.row.to_dict(),
         "opponent_strategy": result.column.to_dict(),
         "canonical": result.canonical,
+        "suit_automorphisms": _automorphisms(context),
         "strategy_ranges": [None if r is None else list(r) for r in result.row_ranges],
         "opponent_strategy_ranges": [None if r is None else list(r) for r in result.column_ranges],
         "history": [
@@ -123,13 +125,27 @@ def _certificate_lines(
     ]
 
 
-def _choice_line(result: EquilibriumResult, lang: Lang | str) -> str:
+def _automorphisms(context: SuggestContext) -> int:
+    """How many relabellings of the suits leave the deal unchanged (1: only the identity)."""
+    return len(automorphisms(context.mine, context.theirs))
+
+
+def _choice_lines(
+    result: EquilibriumResult, context: SuggestContext, lang: Lang | str
+) -> list[str]:
     """Which of the optimal strategies is shown (equilibria need not be unique)."""
     if not result.canonical:
-        return say("choice_found", lang)
+        return [say("choice_found", lang)]
     # Unknown (None) when no ranges were computed (stores and grades do not ask for them).
     unique = {True: "this_unique", False: "this_not_unique", None: None}[result.unique]
-    return say("choice_canonical", lang).format(unique="" if unique is None else say(unique, lang))
+    lines = [
+        say("choice_canonical", lang).format(unique="" if unique is None else say(unique, lang))
+    ]
+    # The vertex is averaged over the deal's automorphisms (solver.equilibria.frontier_game):
+    # said, since the strategies then hold more arrangements than the vertex's support.
+    if (count := _automorphisms(context)) > 1:
+        lines.append(say("choice_symmetrized", lang).format(n=count))
+    return lines
 
 
 def equilibrium_report(
@@ -148,7 +164,7 @@ def equilibrium_report(
     symmetric = context.theirs == context.mine
     lines = heading_lines(context, lang, show_cards=True)
     lines.extend(_certificate_lines(result, lang, symmetric, from_book))
-    lines.append(_choice_line(result, lang))
+    lines.extend(_choice_lines(result, context, lang))
     lines.append(say("your_strategy", lang).format(n=len(result.row.arrangements)))
     lines.extend(_mixture_lines(result.row, lang, limit, result.row_ranges))
     if not symmetric:

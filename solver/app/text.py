@@ -134,6 +134,12 @@ _WORDS: dict[str, Phrase] = {
         "равновесие может быть не единственным{unique}: показано каноническое, "
         "для каждого игрока оптимальная вершина наименьшей хеш-стоимости по всей игре",
     ),
+    "choice_symmetrized": Phrase(
+        "symmetrized: {n} relabellings of the suits leave this deal unchanged, so each "
+        "strategy of the vertex is split equally over its images under them",
+        "симметризовано: {n} перестановок мастей не меняют эту раздачу, поэтому каждая "
+        "стратегия вершины поровну разделена между своими образами при них",
+    ),
     "this_unique": Phrase(" (this one is)", " (это единственное)"),
     "this_not_unique": Phrase(" (this one is not)", " (это не единственное)"),
     "your_strategy": Phrase(

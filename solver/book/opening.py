@@ -52,10 +52,14 @@ except ImportError:  # pragma: no cover - Windows: creation stays atomic, not se
 __all__ = ["FORMAT", "SCHEMA", "SCHEMA_VERSION", "open_book"]
 
 FORMAT = "quintet-book"
-SCHEMA_VERSION = 3
-"""3: the stored equilibria are the canonical ones (:mod:`solver.equilibria.canonical`),
-recomputed from their structure alone (the same on every path to 1e-12); 2 held
-the first selection's (other strategies on independent win deals), 1 whichever
+SCHEMA_VERSION = 4
+"""4: the stored equilibria are the canonical ones (:mod:`solver.equilibria.canonical`),
+laid out in the deal's canonical frame of the suits and symmetrized over its
+automorphisms (:mod:`solver.equilibria.frontier_game`), so the same for every
+relabelling of a deal; 3 held the same strategies laid out in the stored deal's
+own suits (the opponent's arrangements could differ from a solve's in cards of
+equal rank, and a symmetric deal's were not symmetrized); 2 held the first
+selection's (other strategies on independent win deals), 1 whichever
 equilibrium the solver found: older books are refused."""
 SQLITE_HEADER = b"SQLite format 3\x00"
 

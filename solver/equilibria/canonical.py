@@ -25,7 +25,11 @@ rules, bit for bit).  It
 * has a small support (at most one more than its binding constraints),
   like the double oracle's own equilibria;
 * does not depend on the seat: each player's problem involves only its own
-  frontier ids and the payoffs.
+  frontier ids and the payoffs;
+* does not depend on the suits' names: a relabelled deal has the same
+  frontier ids and payoffs, bit for bit, and its strategies are laid in
+  the deal's canonical frame of the suits and mapped back (symmetrized over
+  the deal's automorphisms, :mod:`solver.equilibria.frontier_game`).
 
 Column-and-constraint generation.  With the value ``v``, the row player's
 face is ``P = {x in simplex : u(x, b) >= v for every column strategy b}``;

@@ -90,7 +90,8 @@ class EquilibriumResult:
         Aligned with the strategies' arrangements: ``(low, high)``, the range
         of that probability over the optimal strategies of the final
         restricted game, for the most likely arrangements (None for the
-        others); empty when not computed.
+        others; an arrangement of a symmetrized strategy: its share of the
+        strategy's range); empty when not computed.
     canonical_seconds
         Wall time of the canonical selection (included in ``seconds``).
     """
@@ -360,11 +361,12 @@ def _likely_strategies(
         raise SolverError("start: an equilibrium of other rules", argument="start")
     sides = []
     for player, mixture in ((game.rows, start.row), (game.columns, start.column)):
-        floor = 1.0 / len(mixture.arrangements)
-        ids = player.ids(mixture, game.rules)
-        if ids is None:
+        strategy = player.strategy(mixture, game.rules)
+        if strategy is None:
             return None
-        sides.append([i for i, p in zip(ids, mixture.probabilities, strict=True) if p >= floor])
+        ids, probabilities = strategy
+        floor = 1.0 / len(ids)
+        sides.append([i for i, p in zip(ids, probabilities.tolist(), strict=True) if p >= floor])
     return sides[0], sides[1]
 
 
@@ -390,7 +392,9 @@ def solve(
     the equilibrium found by the canonical one, each player's optimal
     vertex of least hashed cost (:meth:`DealDoubleOracle.canonical_result`),
     the same whatever the solver's path or the seats (measured: within 6e-14
-    on 20 deals of each mode and payoff); ``ranges``
+    on 20 deals of each mode and payoff), and the same, relabelled, for every
+    relabelling of the suits (laid in the deal's canonical frame of the suits,
+    symmetrized over its automorphisms: :mod:`solver.equilibria.frontier_game`); ``ranges``
     (with ``canonical``): each shown arrangement's probability range over the
     whole game's optimal face, for reports (stores and grades do not need it);
     ``on_record`` sees each iteration's record as it is made (progress);

@@ -24,6 +24,44 @@ Best responses are numpy gathers over the whole frontier:
   the best, and (``above``, the canonical selection's pricing) every
   strategy whose float32 value is within its error bound of its threshold.
 
+The suits.  A frontier strategy is a vector of strengths (one per position),
+and strengths do not see the suits: a holding and any relabelling of its
+suits (:mod:`solver.game.suits`) have the same frontier, the same ids in the
+same order, the same payoffs, bit for bit.  So every equilibrium by ids, the
+canonical vertex included (:mod:`solver.equilibria.canonical`), is the same
+for all the deals of a suit class.  What is not is how a strategy is *laid*:
+the frontier rebuilds each profile's packets from its back-pointers, which
+pick flushes and cards of equal rank by suit order, so a relabelled deal laid
+its strategies in other cards than the relabelled ones (the same strengths:
+another, equivalent equilibrium).  So each player's strategies are laid in a
+canonical frame and mapped back.  For player 1 of the deal ``D = (A, B)``, the
+frame is the set ``F(D) = {g : g(D) = K}`` of the relabellings to its
+canonical key ``K`` (least ``(g(A), g(B))``; for player 2, the key of
+``(B, A)``); its frontier is that of ``K``'s first holding, the least
+relabelling of ``A`` (so the deals of a class share one cached frontier).
+With ``k`` in the deal's automorphism group ``Aut(D) = {k : k(D) = D}``,
+``F(D)`` is the coset ``F(D) = g0 Aut(D)`` of any of its elements, so a
+strategy ``s`` laid as ``L`` in the frame is shown as the average
+
+    ``x(s) = (1 / |F(D)|) sum_{g in F(D)} [g^-1 L]``
+
+(``[a]`` the pure strategy ``a``): each distinct image gets an equal share.
+Then
+
+* for any relabelling ``h``, ``F(h D) = F(D) h^-1``, so ``x_{hD}(s) = h x_D(s)``:
+  a relabelled deal shows the relabelled strategies, exactly (and the book,
+  which solves the class's key and relabels back, shows what a solve shows);
+* player 1's frame does not depend on the seat: it is player 2's of
+  ``(B, A)`` (each player's key puts its own holding first);
+* ``x(s)`` is invariant under ``Aut(D)`` (``F(D) k = F(D)``), as any answer
+  must be: a relabelling ``k`` of the deal onto itself maps its shown
+  equilibrium to itself.  One arrangement cannot be (a flush laid in a suit
+  that ``k`` moves has no fixed image), so a deal with automorphisms shows
+  the *symmetrized* canonical vertex: every image ``g^-1 L`` has the
+  strengths of ``L``, so ``x(s)`` pays what ``s`` pays against anything, and
+  the pair is an equilibrium with the same value and certificate.  Reports
+  say so (:mod:`solver.app.report_equilibrium`).
+
 >>> from solver.game.deal import deal
 >>> from solver.game.rules import Rules
 >>> from solver.equilibria.double_oracle import solve_game
@@ -47,6 +85,7 @@ from solver.equilibria.payoff import Payoff, parse_payoff
 from solver.equilibria.payoff_oracle import BestResponses
 from solver.game.arrangement import Arrangement
 from solver.game.rules import Rules
+from solver.game.suits import CARD_PERMUTATIONS, INVERSES, frame, holding_of
 from solver.models.mixture import Mixture
 from solver.models.opponents import below_and_above
 from solver.models.packets import check_holding
@@ -72,10 +111,16 @@ _OUTCOMES_AT_ONCE = 8
 
 
 class _Player:
-    """One player's frontier strategies and how to evaluate them."""
+    """One player's frontier strategies and how to evaluate them.
 
-    def __init__(self, front: Frontier) -> None:
+    ``front`` is the frontier of the holding in the deal's canonical frame,
+    ``back`` the card maps from that frame to the deal's suits (one per
+    relabelling of :func:`~solver.game.suits.frame`; see the module).
+    """
+
+    def __init__(self, front: Frontier, back: np.ndarray) -> None:
         self.front = front
+        self.back = back
         self.strengths, self.profile, self.order = front.strategies()
         narrow = np.int16 if self.strengths.max() <= np.iinfo(np.int16).max else np.int32
         self.by_position = np.ascontiguousarray(self.strengths.T, dtype=narrow)
@@ -89,26 +134,55 @@ class _Player:
 
     def mixture(self, strategies: Sequence[int], probabilities: np.ndarray) -> Mixture:
         """The mixed strategy as concrete arrangements (zero probabilities left out)."""
+        return self.realize(strategies, probabilities)[0]
+
+    def realize(
+        self, strategies: Sequence[int], probabilities: np.ndarray
+    ) -> tuple[Mixture, list[int], np.ndarray]:
+        """The mixed strategy as arrangements of the deal's cards, each one's strategy and share.
+
+        Each strategy is realized in the canonical frame and mapped back by
+        every relabelling of the frame (see the module): a deal with suit
+        automorphisms splits a strategy's probability equally over its
+        distinct images, each ``share`` of it (1 otherwise).
+        """
         keep = np.flatnonzero(probabilities > 1e-12)
         probs = probabilities[keep] / probabilities[keep].sum()
         chosen = [strategies[i] for i in keep.tolist()]
         # A profile's packets are rebuilt once however many of its orders are used
         # (an equilibrium uses a few orders of each of its profiles).
         profiles = sorted({int(self.profile[s]) for s in chosen})
-        packets = dict(
-            zip(profiles, (p.tolist() for p in self.front.packets_of(profiles)), strict=True)
-        )
-        # The frontier's packets are the checked holding's cards, five distinct ones
-        # each: checking every arrangement again cost about 5% of a win solve.  The
-        # mixture's own check (one set of cards throughout) stays.
-        arrangements = tuple(
-            Arrangement.trusted(packets[int(self.profile[s])][k] for k in self.order[s].tolist())
-            for s in chosen
-        )
-        return Mixture(arrangements, tuple(float(p) for p in probs))
+        packets = dict(zip(profiles, self.front.packets_of(profiles), strict=True))
+        arrangements: list[Arrangement] = []
+        ids: list[int] = []
+        shares: list[float] = []
+        weights: list[float] = []
+        for s, p in zip(chosen, probs.tolist(), strict=True):
+            laid = packets[int(self.profile[s])][self.order[s]]
+            images = _distinct(self.back[:, laid])
+            # The frontier's packets are the checked holding's cards, five distinct ones
+            # each: checking every arrangement again cost about 5% of a win solve.  The
+            # mixture's own check (one set of cards throughout) stays.
+            arrangements.extend(Arrangement.trusted(image.tolist()) for image in images)
+            ids.extend([int(s)] * len(images))
+            shares.extend([1.0 / len(images)] * len(images))
+            weights.extend([p / len(images)] * len(images))
+        return Mixture(tuple(arrangements), tuple(weights)), ids, np.array(shares)
 
-    def ids(self, mixture: Mixture, rules: Rules) -> list[int] | None:
-        """Each arrangement's frontier strategy (None: one has none, or two are one strategy).
+    def strategy(self, mixture: Mixture, rules: Rules) -> tuple[list[int], np.ndarray] | None:
+        """The mixture's frontier strategies (in order of first appearance) and their
+        probabilities, summed over each one's arrangements; None when an arrangement has none."""
+        ids = self.ids(mixture, rules, repeated=True)
+        if ids is None:
+            return None
+        position = {i: k for k, i in enumerate(dict.fromkeys(ids))}
+        where = np.array([position[i] for i in ids], dtype=np.int64)
+        total = np.bincount(where, weights=np.asarray(mixture.probabilities, np.float64))
+        return list(position), total
+
+    def ids(self, mixture: Mixture, rules: Rules, repeated: bool = False) -> list[int] | None:
+        """Each arrangement's frontier strategy (None: one has none, or, unless ``repeated``,
+        two are one strategy).
 
         Frontier strategies differ in their strengths, so an arrangement is
         the strategy of its strengths: the strength rows, viewed as one byte
@@ -123,9 +197,33 @@ class _Player:
         at = np.minimum(np.searchsorted(keys[order], targets), keys.shape[0] - 1)
         ids = order[at]
         # Distinct ids by a sort (np.unique's first call imports numpy.ma: 25 ms).
-        if not np.array_equal(keys[ids], targets) or (np.diff(np.sort(ids)) == 0).any():
+        if not np.array_equal(keys[ids], targets):
+            return None
+        if not repeated and (np.diff(np.sort(ids)) == 0).any():
             return None
         return ids.tolist()
+
+
+def _distinct(images: np.ndarray) -> np.ndarray:
+    """The distinct arrangements among ``images`` ``(m, packets, 5)``, in lexicographic order."""
+    if images.shape[0] == 1:
+        return images
+    flat = images.reshape(images.shape[0], -1)
+    flat = flat[np.lexsort(flat.T[::-1])]
+    keep = np.r_[True, (flat[1:] != flat[:-1]).any(axis=1)]
+    return flat[keep].reshape(-1, *images.shape[1:])
+
+
+def _framed(mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules) -> _Player:
+    """A player on the frontier of its holding in the canonical frame of ``(mine, theirs)``.
+
+    The frame's holding is ``mine``'s canonical relabelling (the key's first
+    mask is the least image of ``mine``): the deals of one suit class share
+    its frontier, and its cache entry.
+    """
+    key, relabellings = frame((mine, theirs))
+    back = CARD_PERMUTATIONS[INVERSES[relabellings]].astype(np.int64)
+    return _Player(cached_frontier(holding_of(key[0]), rules), back)
 
 
 class FrontierGame:
@@ -161,8 +259,8 @@ class FrontierGame:
             check_holding(second, rules, who="player 2's holding"),
         )
         self.symmetric = holdings[0] == holdings[1]
-        self.rows = _Player(cached_frontier(holdings[0], rules))
-        self.columns = self.rows if self.symmetric else _Player(cached_frontier(holdings[1], rules))
+        self.rows = _framed(holdings[0], holdings[1], rules)
+        self.columns = self.rows if self.symmetric else _framed(holdings[1], holdings[0], rules)
         self.weights = np.asarray(rules.position_points, dtype=np.int64)
         win = self.payoff is Payoff.GAME_RESULT
         # Win outcomes are 1, 0, -1: about half are losses, which the linear

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from solver.equilibria.canonical import CanonicalPair
     from solver.models.mixture import Mixture
 
-__all__ = ["RANGED", "face_ranges", "ranged_mixture"]
+__all__ = ["RANGED", "face_ranges", "ranged_mixture", "shared_ranges"]
 
 RANGED = 10
 """Ranges are computed for this many of a strategy's most likely arrangements
@@ -118,6 +118,38 @@ def ranged_mixture(
     found = face_ranges(pair, side) if ranges else {}
     strategy = pair.row if side == 0 else pair.column
     kept = np.flatnonzero(strategy.probabilities > 1e-12)
-    ids = [strategy.strategies[k] for k in kept]
-    mixture = player.mixture(ids, strategy.probabilities[kept])
-    return mixture, tuple(found.get(i) for i in ids) if found else ()
+    mixture, ids, shares = player.realize(
+        [strategy.strategies[k] for k in kept], strategy.probabilities[kept]
+    )
+    return mixture, shared_ranges(found, ids, shares)
+
+
+def shared_ranges(
+    found: dict[int, tuple[float, float]], ids: list[int], shares: np.ndarray
+) -> tuple[tuple[float, float] | None, ...]:
+    """Each arrangement's range: its strategy's, times the arrangement's share of it.
+
+    A deal with suit automorphisms shows a strategy as its distinct images,
+    each an equal share of its probability (the symmetrized vertex,
+    :mod:`solver.equilibria.frontier_game`): the range is then over the
+    symmetrized optimal strategies, which split every strategy so.
+
+    >>> shared_ranges({7: (0.2, 0.6)}, [7, 7, 9], np.array([0.5, 0.5, 1.0]))
+    ((0.1, 0.3), (0.1, 0.3), None)
+    >>> shared_ranges({7: (0.2, 0.6)}, [7], np.array([0.5, 0.5]))
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: shares: one per arrangement, got 2 for 1
+    """
+    if len(ids) != shares.shape[0]:
+        raise SolverError(
+            f"shares: one per arrangement, got {shares.shape[0]} for {len(ids)}",
+            argument="shares",
+        )
+    if not found:
+        return ()
+    ranges = []
+    for i, share in zip(ids, shares.tolist(), strict=True):
+        got = found.get(i)
+        ranges.append(None if got is None else (got[0] * share, got[1] * share))
+    return tuple(ranges)

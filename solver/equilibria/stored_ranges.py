@@ -13,9 +13,12 @@ whichever way the equilibrium was found.
 Each arrangement is identified with the frontier strategy of the same
 strength at every position (frontier strategies differ in their strengths,
 and payoffs depend on nothing else), and the answer is given with the
-frontier's own arrangements: the book holds a suit-relabelled deal's, which
-may differ in cards of equal rank, so a report prints the same text with the
-book as without it.  Where a stored arrangement has no
+frontier's own arrangements, laid as a solve lays them: the book holds a
+suit-relabelled deal's, the same arrangements mapped back since they are laid
+in the deal's canonical frame (:mod:`solver.equilibria.frontier_game`), but a
+symmetrized strategy's images may come in another order (and a book made by
+other code may hold other cards of equal rank), so a report prints the same
+text with the book as without it.  Where a stored arrangement has no
 frontier strategy, or the search ends at another pair (a book made by other
 code), the answer is kept as it is, without ranges: ranges are never shown
 for a strategy they were not computed for.
@@ -46,7 +49,7 @@ import numpy as np
 
 from solver.equilibria.canonical import canonical_pair_from
 from solver.equilibria.frontier_game import FrontierGame, Payoff
-from solver.equilibria.optimal_ranges import face_ranges
+from solver.equilibria.optimal_ranges import face_ranges, shared_ranges
 from solver.errors import SolverError
 from solver.models.mixture import Mixture
 
@@ -60,39 +63,54 @@ __all__ = ["frontier_arrangements", "with_ranges"]
 _SAME = 1e-9
 
 
-def _same(ids: list[int], mixture: Mixture, strategy: Any) -> bool:
-    """Whether the stored mixture (frontier ``ids``) is the recomputed canonical strategy."""
+def _same(ids: list[int], probabilities: np.ndarray, strategy: Any) -> bool:
+    """Whether the stored strategy (frontier ``ids``) is the recomputed canonical strategy."""
     recomputed = dict(zip(strategy.strategies, strategy.probabilities.tolist(), strict=True))
-    for i, p in zip(ids, mixture.probabilities, strict=True):
+    for i, p in zip(ids, probabilities.tolist(), strict=True):
         if abs(recomputed.get(i, 0.0) - p) > _SAME:
             return False
     return sum(p > _SAME for p in recomputed.values()) == len(ids)
 
 
-def _as_frontier(player: Any, mixture: Mixture, ids: list[int]) -> tuple[Mixture, np.ndarray]:
-    """``mixture`` (frontier ``ids``) with the frontier's arrangements in frontier order, and that order."""
+def _as_frontier(
+    player: Any, ids: list[int], probabilities: np.ndarray
+) -> tuple[Mixture, list[int], np.ndarray]:
+    """The strategy (frontier ``ids``) as the frontier's arrangements in frontier order, with
+    each arrangement's strategy and share of it (the player's ``realize``)."""
     order = np.argsort(ids, kind="stable")
-    probabilities = np.asarray(mixture.probabilities)[order]
-    return player.mixture([ids[k] for k in order], probabilities), order
+    return player.realize([ids[k] for k in order], probabilities[order])
+
+
+def _by_id(mixture: Mixture, ranges: tuple[Any, ...], player: Any, rules: Any) -> dict[int, Any]:
+    """A result's ranges (aligned with its arrangements) by frontier strategy (the
+    arrangements of one strategy have equal shares of it, and so equal ranges)."""
+    ids = player.ids(mixture, rules, repeated=True) if ranges else None
+    return {} if ids is None else dict(zip(ids, ranges, strict=True))
 
 
 def _on_frontier(
-    game: FrontierGame, result: EquilibriumResult, rows: list[int], columns: list[int]
+    game: FrontierGame,
+    result: EquilibriumResult,
+    rows: tuple[list[int], np.ndarray],
+    columns: tuple[list[int], np.ndarray],
 ) -> EquilibriumResult:
-    """``result``, its strategies' frontier ids ``rows`` and ``columns``, on the frontier's arrangements."""
-    row = _as_frontier(game.rows, result.row, rows)
-    column = row if game.symmetric else _as_frontier(game.columns, result.column, columns)
+    """``result``, its strategies (frontier ids and probabilities) ``rows`` and ``columns``,
+    on the frontier's arrangements, its ranges following them."""
+    shown = []
+    for player, mixture, ranges, strategy in (
+        (game.rows, result.row, result.row_ranges, rows),
+        (game.columns, result.column, result.column_ranges, columns),
+    ):
+        by_id = _by_id(mixture, ranges, player, result.rules)
+        laid, ids, _ = _as_frontier(player, *strategy)
+        shown.append((laid, tuple(by_id.get(i) for i in ids) if by_id else ()))
     return replace(
         result,
-        row=row[0],
-        column=column[0],
-        row_ranges=_reordered(result.row_ranges, row[1]),
-        column_ranges=_reordered(result.column_ranges, column[1]),
+        row=shown[0][0],
+        column=shown[1][0],
+        row_ranges=shown[0][1],
+        column_ranges=shown[1][1],
     )
-
-
-def _reordered(ranges: tuple[Any, ...], order: np.ndarray) -> tuple[Any, ...]:
-    return tuple(ranges[k] for k in order.tolist()) if ranges else ()
 
 
 def frontier_arrangements(
@@ -100,9 +118,10 @@ def frontier_arrangements(
 ) -> EquilibriumResult:
     """``result`` with each arrangement replaced by its frontier strategy's, in frontier order.
 
-    What a solve of this very deal prints: a solve of a suit-relabelled deal
-    (the book's) mapped back may hold other cards of equal rank.  Kept as it
-    is when an arrangement is not on the frontier.
+    What a solve of this very deal prints, in its order: a solve of a
+    suit-relabelled deal (the book's) mapped back holds the same arrangements,
+    but a symmetrized strategy's images may come in another order.  Kept as
+    it is when an arrangement is not on the frontier.
 
     >>> from solver.equilibria.equilibrium import solve
     >>> from solver.game.deal import deal
@@ -118,8 +137,8 @@ def frontier_arrangements(
     solver.errors.CardError: player 2's holding: card 7♣ appears twice
     """
     game = FrontierGame(first, second, result.rules, result.payoff)
-    rows = game.rows.ids(result.row, result.rules)
-    columns = rows if game.symmetric else game.columns.ids(result.column, result.rules)
+    rows = game.rows.strategy(result.row, result.rules)
+    columns = rows if game.symmetric else game.columns.strategy(result.column, result.rules)
     if rows is None or columns is None:
         return result
     return _on_frontier(game, result, rows, columns)
@@ -150,28 +169,32 @@ def with_ranges(
         A holding is not one of the rules'.
     """
     game = FrontierGame(first, second, result.rules, result.payoff)
-    rows = game.rows.ids(result.row, result.rules)
-    columns = rows if game.symmetric else game.columns.ids(result.column, result.rules)
+    rows = game.rows.strategy(result.row, result.rules)
+    columns = rows if game.symmetric else game.columns.strategy(result.column, result.rules)
     if not result.canonical or rows is None or columns is None:
         return result
     value = result.value if result.payoff is Payoff.MARGIN else 2.0 * result.value - 1.0
     start = (
-        dict(zip(rows, np.asarray(result.row.probabilities).tolist(), strict=True)),
-        dict(zip(columns, np.asarray(result.column.probabilities).tolist(), strict=True)),
+        dict(zip(rows[0], rows[1].tolist(), strict=True)),
+        dict(zip(columns[0], columns[1].tolist(), strict=True)),
     )
     try:
-        pair = canonical_pair_from(game, rows, columns, value, start=start)
+        pair = canonical_pair_from(game, rows[0], columns[0], value, start=start)
     except SolverError:
         return result
-    if not _same(rows, result.row, pair.row) or not _same(columns, result.column, pair.column):
+    if not _same(*rows, pair.row) or not _same(*columns, pair.column):
         return result
     # The stored probabilities (exactly what every lookup gives) on the frontier's
-    # arrangements, in frontier order, as a solve without the book prints them.
-    shown = _on_frontier(game, result, rows, columns)
+    # arrangements, in frontier order, as a solve without the book prints them; the
+    # ranges shared as a solve shares them (optimal_ranges.ranged_mixture).
     row_found = face_ranges(pair, 0)
     column_found = row_found if game.symmetric else face_ranges(pair, 1)
+    row = _as_frontier(game.rows, *rows)
+    column = row if game.symmetric else _as_frontier(game.columns, *columns)
     return replace(
-        shown,
-        row_ranges=tuple(row_found.get(i) for i in sorted(rows)) if row_found else (),
-        column_ranges=(tuple(column_found.get(j) for j in sorted(columns)) if column_found else ()),
+        result,
+        row=row[0],
+        column=column[0],
+        row_ranges=shared_ranges(row_found, row[1], row[2]),
+        column_ranges=shared_ranges(column_found, column[1], column[2]),
     )

@@ -42,6 +42,7 @@ from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement, points_against
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import DEFAULT_RULES, Rules
+from solver.game.suits import canonical_key, holding_of
 from solver.models.opponents import Objective, Opponent
 from solver.play.players import PLAYER_NAMES, player, players
 from solver.play.runners import DASK_CONNECT_TIMEOUT, chunks, run_dask, run_local
@@ -135,8 +136,11 @@ def play_deal(config: TournamentConfig, index: int) -> DealRecord:
     seed = deal_seed(config.seed, index)
     holdings = deal(seed, rules).holdings
     started = time.perf_counter()
-    for holding in holdings:
-        cached_frontier(tuple(sorted(holding)), rules)  # shared by the solver players
+    for held, other in (holdings, holdings[::-1]):
+        cached_frontier(tuple(sorted(held)), rules)  # shared by the solver players
+        # The equilibrium players' frontier: the holding in the deal's canonical frame of
+        # the suits (solver.equilibria.frontier_game), the same one when the deal is canonical.
+        cached_frontier(holding_of(canonical_key((held, other))[0][0]), rules)
     frontier_seconds = time.perf_counter() - started
 
     # One source for the deal: both seats of an equilibrium player cost one solve, and
