@@ -14,6 +14,7 @@ import pytest
 from solver.book.canonical import canonical_key, holding_of
 from solver.book.check import check
 from solver.book.lookup import book_row, look_up, solve_with_book
+from solver.book.opening import SCHEMA_VERSION
 from solver.book.rows import MAX_ARRANGEMENTS, MAX_ROW_BYTES, record, storable
 from solver.book.source import EquilibriumSource
 from solver.book.stats import book_stats
@@ -179,7 +180,8 @@ def _meta_says_book_tables_differ(path: Path, clean: Path) -> None:
     connection.executescript(
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
         "CREATE TABLE solutions (a, b);"
-        "INSERT INTO meta VALUES ('format', 'quintet-book'), ('schema', '3');"
+        "INSERT INTO meta VALUES ('format', 'quintet-book'), "
+        f"('schema', '{SCHEMA_VERSION}');"  # this solver's schema: only the tables differ
     )
     connection.close()
 
@@ -222,7 +224,13 @@ def _random_bytes(path: Path, clean: Path) -> None:
         _empty_database,
         _random_bytes,
     ],
-    ids=["meta-3-other-tables", "book-with-trigger", "another-app", "empty-database", "random"],
+    ids=[
+        "meta-current-other-tables",
+        "book-with-trigger",
+        "another-app",
+        "empty-database",
+        "random",
+    ],
 )
 def test_a_file_that_is_not_a_book_is_never_written_to(clean: Path, tmp_path: Path, make) -> None:
     path = tmp_path / "file.sqlite"
