@@ -18,21 +18,40 @@ TypeError: workers must be an integer, got True
 Traceback (most recent call last):
     ...
 TypeError: ace_low_straight must be True or False, got 'no'
+
+Arrays are checked before anything is read or copied: their dtype, their shape,
+their size against a limit (``np.broadcast_to`` makes a billion hands out of
+five ids without allocating them; refusing them costs nothing, working on
+them would allocate gigabytes), then their values.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import os
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
-from solver.errors import QuintetError
+from solver.errors import FileError, QuintetError
 
-__all__ = ["check_bool", "check_instance", "check_int", "check_number"]
+__all__ = [
+    "check_bool",
+    "check_callback",
+    "check_choice",
+    "check_instance",
+    "check_int",
+    "check_int_array",
+    "check_number",
+    "check_path",
+]
 
 T = TypeVar("T")
+E = TypeVar("E", bound=Enum)
 
 
 def check_int(value: Any, name: str, *, low: int | None = None, high: int | None = None) -> int:
@@ -78,3 +97,108 @@ def check_number(value: Any, name: str, *, low: float | None = None) -> float:
         bound = "" if low is None else f" of at least {low:g}"
         raise QuintetError(f"{name} must be a finite number{bound}, got {number}", argument=name)
     return number
+
+
+def check_choice(
+    value: Any, kind: type[E], name: str, error: type[QuintetError] = QuintetError
+) -> E:
+    """``value`` as a member of the enum ``kind``: a member, or its value as text.
+
+    Anything else is an ``error`` naming the allowed values.
+
+    >>> from solver.util.language import Lang
+    >>> check_choice("ru", Lang, "lang")
+    <Lang.RU: 'ru'>
+    >>> check_choice(3, Lang, "lang")
+    Traceback (most recent call last):
+        ...
+    solver.errors.QuintetError: lang 3 is not one of: en, ru
+    """
+    try:
+        return kind(value)
+    except (TypeError, ValueError):  # unhashable values are a TypeError
+        choices = ", ".join(str(item.value) for item in kind)
+        raise error(f"{name} {value!r} is not one of: {choices}", argument=name) from None
+
+
+def check_callback(value: Any, name: str) -> Any:
+    """``value`` if it is None or callable (``on_record=print``, not ``"print"``).
+
+    >>> check_callback("print", "on_record")
+    Traceback (most recent call last):
+        ...
+    TypeError: on_record must be a function or None, got 'print'
+    """
+    if value is not None and not callable(value):
+        raise TypeError(f"{name} must be a function or None, got {value!r}")
+    return value
+
+
+def check_path(value: Any, name: str) -> Path:
+    """``value`` (text or a path) as a :class:`~pathlib.Path`; no NUL character.
+
+    >>> check_path(3, "path")
+    Traceback (most recent call last):
+        ...
+    TypeError: path must be a file path, got 3
+    """
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a file path, got {value!r}")
+    path = Path(value)
+    if "\0" in str(path):  # open() would say "embedded null byte" naming nothing
+        raise FileError(f"{name} contains a NUL character: {str(path)!r}", argument=name)
+    return path
+
+
+def check_int_array(
+    value: Any,
+    name: str,
+    *,
+    width: int,
+    low: int,
+    high: int,
+    max_rows: int,
+    what: str = "integers",
+    error: type[QuintetError] = QuintetError,
+) -> np.ndarray:
+    """``value`` as an integer array of shape ``(..., width)`` with values in ``[low, high]``.
+
+    At most ``max_rows`` rows of ``width`` (the size is compared before any
+    copy); floats, bools, objects and text are refused, never truncated.
+    Errors are ``error`` (a :class:`TypeError` for what is no array at all),
+    starting with ``name``; ``what`` says what the values are.  The array is
+    returned as given (no copy).
+
+    >>> check_int_array([[0, 1, 2, 3, 4]], "hands", width=5, low=0, high=31, max_rows=10).shape
+    (1, 5)
+    >>> check_int_array([0.0, 1, 2, 3, 4], "hands", width=5, low=0, high=31, max_rows=10)
+    Traceback (most recent call last):
+        ...
+    solver.errors.QuintetError: hands must be an integer array of integers, got dtype float64
+    >>> big = np.broadcast_to(np.arange(5), (10**9, 5))  # no memory: refused unread
+    >>> check_int_array(big, "hands", width=5, low=0, high=31, max_rows=10)
+    Traceback (most recent call last):
+        ...
+    solver.errors.QuintetError: hands has 1000000000 rows; at most 10 are allowed
+    """
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be an integer array, got {value!r}")
+    try:
+        array = np.asarray(value)
+    except ValueError:  # ragged lists
+        raise error(f"{name} must be an array of shape (..., {width})", argument=name) from None
+    if array.dtype.kind not in "iu":
+        raise error(
+            f"{name} must be an integer array of {what}, got dtype {array.dtype}", argument=name
+        )
+    if array.ndim == 0 or array.shape[-1] != width:
+        raise error(f"{name} must have shape (..., {width}), got {array.shape}", argument=name)
+    rows = array.size // width
+    if rows > max_rows:
+        raise error(f"{name} has {rows} rows; at most {max_rows} are allowed", argument=name)
+    if array.size:
+        smallest, largest = int(array.min()), int(array.max())
+        if smallest < low or largest > high:
+            bad = smallest if smallest < low else largest
+            raise error(f"{name}: {what} must be in {low}..{high}, got {bad}", argument=name)
+    return array
