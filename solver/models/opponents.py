@@ -44,12 +44,12 @@ from enum import Enum
 import numpy as np
 
 from solver.errors import MixtureError, SolverError
-from solver.game.arrangement import Arrangement, points_against
+from solver.game.arrangement import MAX_PROFILES, Arrangement, check_profiles, points_against
 from solver.game.ranking import ranking
 from solver.game.rules import Rules, rules_or_default
 from solver.models.heuristics import greedy_arrangement
 from solver.models.packets import check_holding, strength_counts
-from solver.util.checks import check_instance
+from solver.util.checks import check_choice, check_instance
 
 __all__ = [
     "MIXTURE_SCALE",
@@ -360,12 +360,10 @@ def position_values(opponent: Opponent, objective: Objective) -> np.ndarray:
     return weights * (below - above)
 
 
-def _profiles(value: object, name: str) -> np.ndarray:
-    """Strength profiles as int64 numbers; a :class:`TypeError` naming ``name`` otherwise."""
-    try:
-        return np.asarray(value, dtype=np.int64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be packet strengths (integers), got {value!r}") from None
+def _profiles(value: object, name: str, opponent: Opponent) -> np.ndarray:
+    """Strength profiles under the opponent's rules, as int64 (:func:`check_profiles`)."""
+    check_instance(opponent, Opponent, "opponent")
+    return check_profiles(value, name, opponent.rules).astype(np.int64, copy=False)
 
 
 def strength_probabilities(opponent: Opponent) -> np.ndarray:
@@ -424,18 +422,22 @@ def expected_value(profiles: np.ndarray, opponent: Opponent, objective: Objectiv
     SolverError
         For win or game against a model without a joint distribution (random).
     """
-    profiles = _profiles(profiles, "profiles")
-    check_instance(opponent, Opponent, "opponent")
-    objective = check_instance(objective, Objective, "objective")
+    profiles = _profiles(profiles, "profiles", opponent)
+    objective = check_choice(objective, Objective, "objective", SolverError)
     if objective.separable:
         table = position_value_table(opponent, objective)
         positions = np.arange(profiles.shape[-1])
         return table[positions, profiles].sum(axis=-1)
-    check_instance(opponent, Opponent, "opponent")
     if opponent.profiles is None or opponent.probabilities is None:
         raise SolverError(
             f"objective {objective.value!r} against a {opponent.kind.value} opponent "
             "needs sampled arrangements"
+        )
+    pairs = (profiles.size // profiles.shape[-1]) * opponent.profiles.shape[0]
+    if pairs > MAX_PROFILES:  # each profile is scored against each of the opponent's
+        raise SolverError(
+            f"profiles: {pairs} pairs with the opponent's profiles; at most {MAX_PROFILES}",
+            argument="profiles",
         )
     mine, theirs = points_against(profiles[..., None, :], opponent.profiles, opponent.rules)
     return game_outcome(mine - theirs, objective) @ opponent.probabilities
@@ -460,7 +462,7 @@ def position_stats(profile: np.ndarray, opponent: Opponent) -> tuple[PositionSta
     >>> stats[4].loss, round(stats[0].win, 3)
     (0.0, 0.0)
     """
-    profile = _profiles(profile, "profile")
+    profile = _profiles(profile, "profile", opponent)
     if profile.ndim != 1:
         raise SolverError(
             f"profile must be one strength per position, got shape {profile.shape}",
