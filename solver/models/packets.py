@@ -83,6 +83,8 @@ def check_holding(
 def rank_counts(cards: Iterable[int]) -> np.ndarray:
     """Number of cards of each rank (7 first), as an int64 array of 8.
 
+    ``cards`` are distinct card ids (:func:`~solver.game.cards.card_ids`).
+
     >>> rank_counts([0, 1, 31]).tolist()
     [2, 0, 0, 0, 0, 0, 0, 1]
     >>> rank_counts([0, 32])
@@ -90,8 +92,12 @@ def rank_counts(cards: Iterable[int]) -> np.ndarray:
         ...
     solver.errors.CardError: cards: card id 32 out of range 0..31
     """
-    ranks = np.array(card_ids(cards, who="cards"), dtype=np.int64) >> 2
-    return np.bincount(ranks, minlength=N_RANKS)
+    ids = np.array(card_ids(cards, who="cards"), dtype=np.int64)
+    counted = np.bincount(ids, minlength=DECK_SIZE)
+    if ids.size and counted.max() > 1:  # a card counted twice would count its rank twice
+        repeated = int(np.argmax(counted > 1))
+        raise CardError(f"cards: card {format_cards([repeated])} appears twice", argument="cards")
+    return counted.reshape(N_RANKS, N_SUITS).sum(axis=1)
 
 
 # The most subsets :func:`subsets` makes (C(25, 5) = 53,130 are the packets of a holding).
