@@ -34,7 +34,7 @@ from solver.game.cards import DECK_SIZE, HAND_SIZE, card_ids, format_cards, pars
 from solver.game.evaluator import MAX_HANDS, strength
 from solver.game.ranking import ranking
 from solver.game.rules import Rules, rules_or_default
-from solver.util.checks import check_int_array
+from solver.util.checks import check_instance, check_int, check_int_array
 from solver.util.language import Lang
 
 __all__ = [
@@ -87,6 +87,8 @@ class Arrangement:
     packets: tuple[tuple[int, ...], ...]
 
     def __post_init__(self) -> None:
+        if isinstance(self.packets, (str, bytes)) or not isinstance(self.packets, Iterable):
+            raise TypeError(f"arrangement: packets must be packets of card ids, got {self.packets!r}")
         try:
             packets = tuple(card_ids(packet, who="arrangement") for packet in self.packets)
         except CardError as error:
@@ -151,6 +153,9 @@ class Arrangement:
             ...
         solver.errors.ArrangementError: packet 1 ('7c 8c 9c Tc') has 4 cards; a packet has 5
         """
+        check_instance(text, str, "text")
+        if n_packets is not None:
+            check_int(n_packets, "n_packets", low=1, high=DECK_SIZE // HAND_SIZE)
         parts = [part.strip() for part in text.split(PACKET_SEPARATOR)]
         if n_packets is not None and len(parts) != n_packets:
             raise ArrangementError(
@@ -176,9 +181,14 @@ class Arrangement:
         >>> Arrangement.from_array(np.arange(10).reshape(2, 5)).packets[1]
         (5, 6, 7, 8, 9)
         """
-        array = np.asarray(array)
-        if array.ndim != 2 or array.shape[1] != HAND_SIZE:
-            raise ArrangementError(f"an arrangement array has shape (n, 5), got {array.shape}")
+        array = check_int_array(
+            array, "array", width=HAND_SIZE, low=0, high=DECK_SIZE - 1, max_rows=DECK_SIZE,
+            what="card ids", error=ArrangementError,
+        )  # fmt: skip
+        if array.ndim != 2:
+            raise ArrangementError(
+                f"array: an arrangement array has shape (n, 5), got {array.shape}", argument="array"
+            )
         return cls(tuple(tuple(row) for row in array))
 
     @property

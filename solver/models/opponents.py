@@ -58,6 +58,7 @@ __all__ = [
     "OpponentKind",
     "PositionStats",
     "below_and_above",
+    "check_arrangements",
     "check_probabilities",
     "expected_value",
     "game_outcome",
@@ -185,6 +186,7 @@ class Opponent:
         kind: OpponentKind = OpponentKind.KNOWN,
     ) -> Opponent:
         """An opponent known to play ``arrangement``."""
+        check_instance(arrangement, Arrangement, "arrangement")
         return cls.mixture([arrangement], [1.0], rules, holding=holding, kind=kind)
 
     @classmethod
@@ -229,6 +231,7 @@ class Opponent:
         solver.errors.MixtureError: probabilities sum to 0.5, not 1
         """
         rules = rules_or_default(rules)
+        check_arrangements(arrangements, "arrangements")
         probs = check_probabilities(probabilities, len(arrangements), "probabilities")
         probs = probs / probs.sum()
         first = arrangements[0]
@@ -286,6 +289,24 @@ class Opponent:
         return Opponent.mixture(drawn, equal, self.rules, kind=OpponentKind.SAMPLED)
 
 
+def check_arrangements(arrangements: object, name: str) -> Sequence[Arrangement]:
+    """``arrangements`` checked: a non-empty sequence of :class:`Arrangement`.
+
+    >>> check_arrangements(["7c 7d 7h 7s 8c"], "arrangements")
+    Traceback (most recent call last):
+        ...
+    TypeError: arrangements must be Arrangements, got '7c 7d 7h 7s 8c'
+    """
+    if isinstance(arrangements, (str, bytes)) or not isinstance(arrangements, Sequence):
+        raise TypeError(f"{name} must be a sequence of Arrangements, got {arrangements!r}")
+    if not arrangements:
+        raise MixtureError(f"{name}: a mixture needs at least one arrangement", argument=name)
+    for arrangement in arrangements:
+        if not isinstance(arrangement, Arrangement):
+            raise TypeError(f"{name} must be Arrangements, got {arrangement!r}")
+    return arrangements
+
+
 def check_probabilities(
     probabilities: Sequence[float] | np.ndarray, count: int, name: str
 ) -> np.ndarray:
@@ -299,12 +320,19 @@ def check_probabilities(
         ...
     solver.errors.MixtureError: mixture probabilities sum to 0.9, not 1
     """
+    items = probabilities if isinstance(probabilities, (list, tuple)) else ()
+    boolean = any(isinstance(p, (bool, np.bool_)) for p in items)
+    if boolean or getattr(probabilities, "dtype", None) == np.bool_ or isinstance(probabilities, str):
+        raise MixtureError(f"{name} must be numbers, got {probabilities!r}")  # True is no 1.0
     try:
         probs = np.asarray(probabilities, dtype=np.float64)
     except (TypeError, ValueError):
         raise MixtureError(f"{name} must be numbers, got {probabilities!r}") from None
     if count == 0 or probs.shape != (count,):
-        raise MixtureError("a mixture needs one probability per arrangement, and at least one")
+        raise MixtureError(
+            f"{name}: a mixture needs one probability per arrangement, and at least one",
+            argument=name if name.isidentifier() else None,
+        )
     if not np.all(np.isfinite(probs)) or (probs < 0).any():
         raise MixtureError(f"{name} must be finite and non-negative")
     if abs(float(probs.sum()) - 1.0) > 1e-6:
