@@ -38,16 +38,20 @@ from typing import Any, TypeVar
 import numpy as np
 
 from solver.errors import FileError, QuintetError
+from solver.util.time_limit import check_time_limit
 
 __all__ = [
     "check_bool",
     "check_callback",
     "check_choice",
+    "check_flags",
     "check_instance",
     "check_int",
     "check_int_array",
     "check_number",
     "check_path",
+    "check_solve_arguments",
+    "check_tolerance",
 ]
 
 T = TypeVar("T")
@@ -56,7 +60,7 @@ E = TypeVar("E", bound=Enum)
 
 def check_int(value: Any, name: str, *, low: int | None = None, high: int | None = None) -> int:
     """``value`` as an int (numpy integers too; never a bool or a float), within ``[low, high]``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r}")
     number = int(value)
     if (low is not None and number < low) or (high is not None and number > high):
@@ -97,6 +101,56 @@ def check_number(value: Any, name: str, *, low: float | None = None) -> float:
         bound = "" if low is None else f" of at least {low:g}"
         raise QuintetError(f"{name} must be a finite number{bound}, got {number}", argument=name)
     return number
+
+
+def check_flags(**flags: Any) -> None:
+    """Each keyword's value must be a bool (:func:`check_bool`), named by the keyword.
+
+    >>> check_flags(canonical=True, ranges="no")
+    Traceback (most recent call last):
+        ...
+    TypeError: ranges must be True or False, got 'no'
+    """
+    for name, value in flags.items():
+        check_bool(value, name)
+
+
+def check_tolerance(value: Any, name: str = "tolerance") -> float:
+    """A certified gap to stop at: a finite number of at least 0 (an infinite one stops at once).
+
+    >>> check_tolerance(float("inf"))
+    Traceback (most recent call last):
+        ...
+    solver.errors.QuintetError: tolerance must be a finite number of at least 0, got inf
+    """
+    return check_number(value, name, low=0.0)
+
+
+def check_solve_arguments(
+    tolerance: Any = 0.0,
+    time_limit: Any = None,
+    on_record: Any = None,
+    start: Any = None,
+    start_kind: type | None = None,
+    **flags: Any,
+) -> None:
+    """The arguments every solve of an equilibrium shares, checked before any work.
+
+    ``tolerance`` (:func:`check_tolerance`), ``time_limit``
+    (:func:`~solver.util.time_limit.check_time_limit`), ``on_record`` (a callback),
+    ``start`` (None or a ``start_kind``) and boolean ``flags``.
+
+    >>> check_solve_arguments(tolerance=1e-9, time_limit=float("nan"))
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: time_limit must be a positive, finite number of seconds, got nan
+    """
+    check_tolerance(tolerance)
+    check_time_limit(time_limit)
+    check_callback(on_record, "on_record")
+    if start is not None and start_kind is not None:
+        check_instance(start, start_kind, "start")
+    check_flags(**flags)
 
 
 def check_choice(
