@@ -62,8 +62,8 @@ from solver.models.opponents import Objective, expected_value, position_value_ta
 from solver.util.checks import check_callback, check_instance, check_int
 
 __all__ = [
-    "MAX_SEEDS",
     "HOUSE_FAMILY",
+    "MAX_SEEDS",
     "CandidateScore",
     "HouseFamily",
     "Measurement",

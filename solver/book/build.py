@@ -152,8 +152,13 @@ class _Inline:
         return future
 
 
-def check_build_arguments(
-    path: object, payoffs: object, seed: object, batch: object, tolerance: object, on_progress: object
+def _check_build_arguments(
+    path: object,
+    payoffs: object,
+    seed: object,
+    batch: object,
+    tolerance: object,
+    on_progress: object,
 ) -> None:
     """The arguments of :func:`build` that its body does not check, before the book opens."""
     if path is not None:
@@ -207,7 +212,7 @@ def build(
         Called after each finished unit.
     """
     rules = rules_or_default(rules)
-    check_build_arguments(path, payoffs, seed, batch, tolerance, on_progress)
+    _check_build_arguments(path, payoffs, seed, batch, tolerance, on_progress)
     check_int(jobs, "jobs")
     if jobs < 1:
         raise BookError(f"jobs must be at least 1, got {jobs}", argument="jobs")

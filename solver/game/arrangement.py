@@ -38,10 +38,10 @@ from solver.util.checks import check_instance, check_int, check_int_array
 from solver.util.language import Lang
 
 __all__ = [
+    "MAX_PROFILES",
     "Arrangement",
     "GameResult",
     "Outcome",
-    "MAX_PROFILES",
     "Score",
     "check_profiles",
     "points_against",
@@ -88,7 +88,9 @@ class Arrangement:
 
     def __post_init__(self) -> None:
         if isinstance(self.packets, (str, bytes)) or not isinstance(self.packets, Iterable):
-            raise TypeError(f"arrangement: packets must be packets of card ids, got {self.packets!r}")
+            raise TypeError(
+                f"arrangement: packets must be packets of card ids, got {self.packets!r}"
+            )
         try:
             packets = tuple(card_ids(packet, who="arrangement") for packet in self.packets)
         except CardError as error:

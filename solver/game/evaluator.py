@@ -236,7 +236,8 @@ def _offset_error(
         except CardError:
             first = int(np.argmax(_distinct_cards(chunk) != HAND_SIZE))
             return CardError(
-                f"hands: hand {offset + first} has a repeated card: {chunk[first]}", argument="hands"
+                f"hands: hand {offset + first} has a repeated card: {chunk[first]}",
+                argument="hands",
             )
         offset += chunk.shape[0]
     return error

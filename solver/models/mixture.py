@@ -51,8 +51,8 @@ from solver.models.opponents import (
     check_probabilities,
 )
 from solver.schemas import FORMATS
-from solver.util.files import atomic_write_text, read_text_limited
 from solver.util.checks import check_instance, check_path
+from solver.util.files import atomic_write_text, read_text_limited
 from solver.util.json_text import strict_json
 
 __all__ = ["FORMAT", "MAX_MIXTURE_BYTES", "Mixture", "read_mixture", "write_mixture"]

@@ -322,7 +322,11 @@ def check_probabilities(
     """
     items = probabilities if isinstance(probabilities, (list, tuple)) else ()
     boolean = any(isinstance(p, (bool, np.bool_)) for p in items)
-    if boolean or getattr(probabilities, "dtype", None) == np.bool_ or isinstance(probabilities, str):
+    if (
+        boolean
+        or getattr(probabilities, "dtype", None) == np.bool_
+        or isinstance(probabilities, str)
+    ):
         raise MixtureError(f"{name} must be numbers, got {probabilities!r}")  # True is no 1.0
     try:
         probs = np.asarray(probabilities, dtype=np.float64)

@@ -51,9 +51,9 @@ from solver.util.checks import check_callback, check_instance, check_int, check_
 from solver.util.time_limit import check_time_limit
 
 __all__ = [
-    "MAX_DEALS",
     "DASK_CONNECT_TIMEOUT",
     "EXACT_GAP",
+    "MAX_DEALS",
     "DealRecord",
     "PairStats",
     "PlayerStats",

@@ -30,14 +30,13 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
-from solver.errors import FileError, QuintetError
+from solver.errors import FileError, QuintetError, SolverError
 from solver.util.time_limit import check_time_limit
 
 __all__ = [
@@ -84,7 +83,9 @@ def check_instance(value: Any, kind: type[T], name: str) -> T:
     return value
 
 
-def check_number(value: Any, name: str, *, low: float | None = None) -> float:
+def check_number(
+    value: Any, name: str, *, low: float | None = None, error: type[QuintetError] = QuintetError
+) -> float:
     """``value`` as a finite float (ints and numpy numbers too; never a bool), at least ``low``.
 
     >>> check_number(1e-9, "tolerance", low=0.0)
@@ -99,7 +100,7 @@ def check_number(value: Any, name: str, *, low: float | None = None) -> float:
     number = float(value)
     if not math.isfinite(number) or (low is not None and number < low):
         bound = "" if low is None else f" of at least {low:g}"
-        raise QuintetError(f"{name} must be a finite number{bound}, got {number}", argument=name)
+        raise error(f"{name} must be a finite number{bound}, got {number}", argument=name)
     return number
 
 
@@ -121,9 +122,9 @@ def check_tolerance(value: Any, name: str = "tolerance") -> float:
     >>> check_tolerance(float("inf"))
     Traceback (most recent call last):
         ...
-    solver.errors.QuintetError: tolerance must be a finite number of at least 0, got inf
+    solver.errors.SolverError: tolerance must be a finite number of at least 0, got inf
     """
-    return check_number(value, name, low=0.0)
+    return check_number(value, name, low=0.0, error=SolverError)
 
 
 def check_solve_arguments(
