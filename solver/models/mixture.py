@@ -44,12 +44,8 @@ from solver.game.arrangement import Arrangement
 from solver.game.cards import parse_cards
 from solver.game.payloads import arrangement_payload, cards_payload
 from solver.game.rules import Rules
-from solver.models.opponents import (
-    Opponent,
-    OpponentKind,
-    check_arrangements,
-    check_probabilities,
-)
+from solver.models.mixture_checks import check_arrangements, check_probabilities
+from solver.models.opponents import Opponent, OpponentKind
 from solver.schemas import FORMATS
 from solver.util.checks import check_instance, check_path
 from solver.util.files import atomic_write_text, read_text_limited

@@ -48,6 +48,7 @@ from solver.game.arrangement import MAX_PROFILES, Arrangement, check_profiles, p
 from solver.game.ranking import ranking
 from solver.game.rules import Rules, rules_or_default
 from solver.models.heuristics import greedy_arrangement
+from solver.models.mixture_checks import check_arrangements, check_probabilities
 from solver.models.packets import check_holding, strength_counts
 from solver.util.checks import check_choice, check_instance
 
@@ -287,61 +288,6 @@ class Opponent:
             drawn = random_arrangements(self.holding, n_samples, rng, self.rules)
         equal = np.full(n_samples, 1.0 / n_samples)
         return Opponent.mixture(drawn, equal, self.rules, kind=OpponentKind.SAMPLED)
-
-
-def check_arrangements(arrangements: object, name: str) -> Sequence[Arrangement]:
-    """``arrangements`` checked: a non-empty sequence of :class:`Arrangement`.
-
-    >>> check_arrangements(["7c 7d 7h 7s 8c"], "arrangements")
-    Traceback (most recent call last):
-        ...
-    TypeError: arrangements must be Arrangements, got '7c 7d 7h 7s 8c'
-    """
-    if isinstance(arrangements, (str, bytes)) or not isinstance(arrangements, Sequence):
-        raise TypeError(f"{name} must be a sequence of Arrangements, got {arrangements!r}")
-    if not arrangements:
-        raise MixtureError(f"{name}: a mixture needs at least one arrangement", argument=name)
-    for arrangement in arrangements:
-        if not isinstance(arrangement, Arrangement):
-            raise TypeError(f"{name} must be Arrangements, got {arrangement!r}")
-    return arrangements
-
-
-def check_probabilities(
-    probabilities: Sequence[float] | np.ndarray, count: int, name: str
-) -> np.ndarray:
-    """``probabilities`` as float64, checked: ``count`` of them (at least one),
-    finite, non-negative, summing to 1 within 1e-6; errors call them ``name``.
-
-    >>> check_probabilities([0.5, 0.5], 2, "probabilities").tolist()
-    [0.5, 0.5]
-    >>> check_probabilities([0.5, 0.4], 2, "mixture probabilities")
-    Traceback (most recent call last):
-        ...
-    solver.errors.MixtureError: mixture probabilities sum to 0.9, not 1
-    """
-    items = probabilities if isinstance(probabilities, (list, tuple)) else ()
-    boolean = any(isinstance(p, (bool, np.bool_)) for p in items)
-    if (
-        boolean
-        or getattr(probabilities, "dtype", None) == np.bool_
-        or isinstance(probabilities, str)
-    ):
-        raise MixtureError(f"{name} must be numbers, got {probabilities!r}")  # True is no 1.0
-    try:
-        probs = np.asarray(probabilities, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise MixtureError(f"{name} must be numbers, got {probabilities!r}") from None
-    if count == 0 or probs.shape != (count,):
-        raise MixtureError(
-            f"{name}: a mixture needs one probability per arrangement, and at least one",
-            argument=name if name.isidentifier() else None,
-        )
-    if not np.all(np.isfinite(probs)) or (probs < 0).any():
-        raise MixtureError(f"{name} must be finite and non-negative")
-    if abs(float(probs.sum()) - 1.0) > 1e-6:
-        raise MixtureError(f"{name} sum to {probs.sum():.6g}, not 1")
-    return probs
 
 
 def below_and_above(mass: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
