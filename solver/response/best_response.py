@@ -56,7 +56,7 @@ from solver.models.opponents import (
 )
 from solver.models.packets import check_holding, packet_options, realize
 from solver.response.results import BestResponse, Engine, Estimate, ModelSolve, SolveStatus
-from solver.util.checks import check_instance, check_int
+from solver.util.checks import check_choice, check_instance, check_int
 from solver.util.time_limit import check_time_limit
 
 if TYPE_CHECKING:  # the CP-SAT model is imported when a search runs (start-up, issue #25)
@@ -222,13 +222,7 @@ def objective_of(objective: Objective | str) -> Objective:
         ...
     solver.errors.SolverError: objective 'glory' is not one of: points, margin, win, game
     """
-    try:
-        return Objective(objective)
-    except ValueError:
-        names = ", ".join(o.value for o in Objective)
-        raise SolverError(
-            f"objective {objective!r} is not one of: {names}", argument="objective"
-        ) from None
+    return check_choice(objective, Objective, "objective", SolverError)
 
 
 def prepare_opponent(
