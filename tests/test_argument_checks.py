@@ -52,6 +52,36 @@ CASES: list[tuple[str, Callable[[], object], str]] = [
     ("arrangement a string", lambda: grade("x", HOLDING, TWO), "arrangement"),
     ("seed a float", lambda: solver.deal(1.5), "seed"),
     ("a bool for a rule", lambda: Rules(ace_low_straight="no"), "ace_low_straight"),
+    # issue #40: answered silently wrong, or with numpy's errors, or after gigabytes
+    ("card id 32", lambda: solver.rank_counts([0, 32]), "cards"),
+    ("card id 1.0", lambda: solver.rank_counts([1.0]), "cards"),
+    ("a card twice", lambda: solver.rank_counts([3, 3]), "cards"),
+    ("hands of floats", lambda: solver.strength(np.arange(5.0)), "hands"),
+    ("hands of bools", lambda: solver.category(np.ones(5, dtype=bool)), "hands"),
+    (
+        "a billion hands",
+        lambda: solver.colex_index(np.broadcast_to(np.arange(5), (10**9, 5))),
+        "hands",
+    ),
+    ("subsets of a million", lambda: solver.subsets(10**6), "n"),
+    ("profiles of floats", lambda: solver.points_against(np.zeros(2), np.zeros(2), TWO), "mine"),
+    (
+        "a strength past the rules'",
+        lambda: solver.position_stats(np.array([0, 840]), OPPONENT),
+        "profile",
+    ),
+    ("seeds: minus one", lambda: solver.training_seeds(-1), "n"),
+    ("lang unknown", lambda: solver.format_cards([0], lang="de"), "lang"),
+    (
+        "on_record not callable",
+        lambda: solve_equilibrium(HOLDING, HOLDING, TWO, on_record="print"),
+        "on_record",
+    ),
+    (
+        "samples past the maximum",
+        lambda: best_response(HOLDING, OPPONENT, "win", samples=10**9),
+        "samples",
+    ),
 ]
 
 

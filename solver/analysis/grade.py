@@ -59,7 +59,7 @@ from solver.game.rules import Rules, rules_or_default
 from solver.models.opponents import Objective, Opponent, expected_value
 from solver.models.packets import check_holding
 from solver.response.frontier_response import frontier_best_response
-from solver.util.checks import check_instance
+from solver.util.checks import check_callback, check_instance
 
 __all__ = [
     "VERDICT_THRESHOLDS",
@@ -344,7 +344,13 @@ def _deal_of(
     check_instance(arrangement, Arrangement, "arrangement")
     arrangement.check(holding, rules)
     mine = arrangement.cards
-    theirs = mine if opponent_holding is None else check_holding(opponent_holding, rules)
+    theirs = (
+        mine
+        if opponent_holding is None
+        else check_holding(opponent_holding, rules, who="opponent_holding")
+    )
+    if equilibrium is not None:
+        check_instance(equilibrium, EquilibriumResult, "equilibrium")
     if equilibrium is None:
         equilibrium = solver(mine, theirs, rules, Payoff.MARGIN)
     return theirs, rules, _checked_equilibrium(equilibrium, mine, theirs, rules)
@@ -426,9 +432,9 @@ def grade(
     SolverError
         For an unknown ``payoff`` or an ``equilibrium`` of another deal.
     """
-    if payoff not in ("margin", "win", "both"):
+    if not isinstance(payoff, str) or payoff not in ("margin", "win", "both"):
         raise SolverError(f"payoff {payoff!r} is not margin, win or both", argument="payoff")
-    solver = solver or DEFAULT_SOURCE
+    solver = check_callback(solver, "solver") or DEFAULT_SOURCE
     theirs, rules, result = _deal_of(
         arrangement, opponent_holding, rules, holding, equilibrium, solver
     )

@@ -59,10 +59,11 @@ from solver.game.evaluator import strength
 from solver.game.rules import Rules, rules_or_default
 from solver.models.house import HOUSE_RULE, HouseRule, Packets, built_packets
 from solver.models.opponents import Objective, expected_value, position_value_table
-from solver.util.checks import check_instance
+from solver.util.checks import check_callback, check_instance, check_int
 
 __all__ = [
     "HOUSE_FAMILY",
+    "MAX_SEEDS",
     "CandidateScore",
     "HouseFamily",
     "Measurement",
@@ -81,17 +82,27 @@ HOLDOUT_SERIES = 2000
 VALIDATION_SERIES = 3000
 
 
+# The most seeds of a series one call lists (each is a SeedSequence: a second a million).
+MAX_SEEDS = 1_000_000
+
+
 def training_seeds(n: int) -> tuple[int, ...]:
     """The seeds of the first ``n`` training deals (never the test deals).
 
     >>> set(training_seeds(50)) & set(holdout_seeds(50))
     set()
+    >>> training_seeds(-1)
+    Traceback (most recent call last):
+        ...
+    solver.errors.QuintetError: n must be in [0, 1000000], got -1
     """
+    check_int(n, "n", low=0, high=MAX_SEEDS)
     return tuple(deal_seed(TRAINING_SERIES, i) for i in range(n))
 
 
 def holdout_seeds(n: int) -> tuple[int, ...]:
-    """The seeds of the first ``n`` test deals."""
+    """The seeds of the first ``n`` test deals (``n`` from 0 to :data:`MAX_SEEDS`)."""
+    check_int(n, "n", low=0, high=MAX_SEEDS)
     return tuple(deal_seed(HOLDOUT_SERIES, i) for i in range(n))
 
 
@@ -320,9 +331,13 @@ def search(
         Without deals or candidates, or for rules of another number of packets.
     """
     rules = rules_or_default(rules)
-    solver = solver or DEFAULT_SOURCE
-    if isinstance(family, str):
+    solver = check_callback(solver, "solver") or DEFAULT_SOURCE
+    if isinstance(family, str) or not isinstance(family, (HouseFamily, Iterable)):
         raise TypeError(f"family must be a HouseFamily or house rules, got {family!r}")
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
+        raise TypeError(f"seeds must be a sequence of deal seeds, got {seeds!r}")
+    for seed in seeds:
+        check_int(seed, "seeds", low=0)
     candidates = tuple(family.candidates() if isinstance(family, HouseFamily) else family)
     for rule in candidates:
         check_instance(rule, HouseRule, "family")

@@ -48,7 +48,7 @@ from solver.errors import BookError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.deal import deal, deal_seed
 from solver.game.rules import DiscardMode, Rules, rules_or_default
-from solver.util.checks import check_int
+from solver.util.checks import check_callback, check_int, check_path, check_tolerance
 from solver.util.cluster import dask_cluster
 from solver.util.lifeline import tie_to_parent
 
@@ -153,6 +153,31 @@ class _Inline:
         return future
 
 
+def _check_build_arguments(
+    path: object,
+    payoffs: object,
+    seed: object,
+    batch: object,
+    tolerance: object,
+    on_progress: object,
+) -> None:
+    """The arguments of :func:`build` that its body does not check, before the book opens."""
+    if path is not None:
+        check_path(path, "path")
+    if isinstance(payoffs, (str, bytes)) or not isinstance(payoffs, Sequence):
+        raise TypeError(f"payoffs must be a list of payoffs, got {payoffs!r}")
+    if not payoffs:
+        raise BookError("payoffs: no payoff to build", argument="payoffs")
+    check_int(seed, "seed", low=0)
+    check_int(batch, "batch", low=1, high=MAX_BATCH)
+    check_tolerance(tolerance)
+    check_callback(on_progress, "on_progress")
+
+
+# The most solved deals kept before a commit (rows wait in memory).
+MAX_BATCH = 100_000
+
+
 def build(
     path: str | Path | None,
     rules: Rules,
@@ -188,6 +213,7 @@ def build(
         Called after each finished unit.
     """
     rules = rules_or_default(rules)
+    _check_build_arguments(path, payoffs, seed, batch, tolerance, on_progress)
     check_int(jobs, "jobs")
     if jobs < 1:
         raise BookError(f"jobs must be at least 1, got {jobs}", argument="jobs")

@@ -45,6 +45,7 @@ from solver.equilibria.equilibrium import (
 )
 from solver.errors import BookError
 from solver.game.rules import Rules, rules_or_default
+from solver.util.checks import check_instance, check_solve_arguments
 
 __all__ = [
     "BookAnswer",
@@ -221,6 +222,9 @@ def solve_with_book(
     """
     payoff = parse_payoff(payoff)
     rules = rules_or_default(rules)
+    check_solve_arguments(tolerance=tolerance, time_limit=time_limit, on_record=on_record)
+    if book is not None:
+        check_instance(book, Book, "book")
     if book is None:
         result = solve(
             first,

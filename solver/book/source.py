@@ -64,6 +64,13 @@ from solver.equilibria.stored_ranges import frontier_arrangements, with_ranges
 from solver.errors import BookError
 from solver.game.rules import Rules
 from solver.models.packets import check_holding
+from solver.util.checks import (
+    check_callback,
+    check_flags,
+    check_int,
+    check_path,
+    check_solve_arguments,
+)
 
 __all__ = ["DEFAULT_SOURCE", "EquilibriumSolver", "EquilibriumSource"]
 
@@ -81,6 +88,10 @@ class EquilibriumSolver(Protocol):
 _Key = tuple[tuple[int, ...], tuple[int, ...], Rules, Payoff]
 
 
+# The most deals an EquilibriumSource keeps in-process (each holds two strategies).
+MAX_KEEP = 1_000_000
+
+
 class EquilibriumSource:
     """Deals' equilibria: kept in-process, looked up in the book, solved and stored when missing.
 
@@ -94,7 +105,8 @@ class EquilibriumSource:
         As for :func:`solver.equilibria.equilibrium.solve`; a stored solution
         is used only when its gap is at most ``tolerance``.
     keep
-        How many deals to keep in-process (least recently used go first).
+        How many deals to keep in-process (least recently used go first), 0 to
+        :data:`MAX_KEEP`.
     canonical
         Whether solves select the canonical equilibrium (the default, what
         the book stores and every report shows; :mod:`solver.equilibria.canonical`).
@@ -117,6 +129,11 @@ class EquilibriumSource:
         canonical: bool = True,
         ranges: bool = False,
     ) -> None:
+        check_flags(use_book=use_book, canonical=canonical, ranges=ranges)
+        check_solve_arguments(tolerance=tolerance, time_limit=time_limit)
+        check_int(keep, "keep", low=0, high=MAX_KEEP)
+        if book is not None:
+            check_path(book, "book")
         self.path: Path | None = None
         self.canonical, self.ranges = canonical, ranges
         if use_book:
@@ -140,6 +157,7 @@ class EquilibriumSource:
         ``on_record`` sees each iteration of a solve (nothing when the answer
         was kept or in the book).
         """
+        check_callback(on_record, "on_record")
         first, second, payoff = self._game(mine, theirs, rules, payoff)
         lower, upper = min(first, second), max(first, second)
         key = (lower, upper, rules, payoff)

@@ -53,6 +53,7 @@ from solver.book.rows import COLUMNS, SELECTED, Entry, entry, record, rules_from
 from solver.equilibria.equilibrium import Payoff
 from solver.errors import BookError
 from solver.game.rules import Rules
+from solver.util.checks import check_flags, check_path
 
 __all__ = [
     "FORMAT",
@@ -104,7 +105,8 @@ class Book:
     def __init__(
         self, path: str | Path | None = None, *, create: bool = True, read_only: bool = False
     ) -> None:
-        self.path = Path(path) if path is not None else default_book_path()
+        check_flags(create=create, read_only=read_only)
+        self.path = check_path(path, "path") if path is not None else default_book_path()
         self.connection, problem = open_book(self.path, create=create, read_only=read_only)
         self.writable = problem is None
         self.unwritable = problem or ""  # why it cannot be written ("is read-only"...)

@@ -44,6 +44,7 @@ from solver.equilibria.regret_matching import WarmUp
 from solver.errors import SolverError
 from solver.game.rules import Rules, rules_or_default
 from solver.models.mixture import Mixture
+from solver.util.checks import check_solve_arguments
 
 __all__ = [
     "DEFAULT_TOLERANCE",
@@ -406,6 +407,10 @@ def solve(
         ...
     solver.errors.SolverError: payoff 'points' is not margin or win
     """
+    check_solve_arguments(  # before the frontiers are built: seconds of work
+        tolerance, time_limit, on_record, start, EquilibriumResult,
+        warm_simplex=warm_simplex, warm_up=warm_up, canonical=canonical, ranges=ranges,
+    )  # fmt: skip
     oracle = DealDoubleOracle(
         first, second, rules, payoff, warm_simplex=warm_simplex, warm_up=warm_up, start=start
     )

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -30,20 +31,27 @@ import numpy as np
 
 from solver.errors import ArrangementError, CardError
 from solver.game.cards import DECK_SIZE, HAND_SIZE, card_ids, format_cards, parse_cards
-from solver.game.evaluator import strength
+from solver.game.evaluator import MAX_HANDS, strength
+from solver.game.ranking import ranking
 from solver.game.rules import Rules, rules_or_default
+from solver.util.checks import check_instance, check_int, check_int_array
 from solver.util.language import Lang
 
 __all__ = [
+    "MAX_PROFILES",
     "Arrangement",
     "GameResult",
     "Outcome",
     "Score",
+    "check_profiles",
     "points_against",
     "score",
 ]
 
 PACKET_SEPARATOR = "|"
+# The most strength profiles (or pairs of them, broadcast) one call scores: some 500 MB
+# of work arrays at most; the frontier scores its strategies in blocks below it.
+MAX_PROFILES = MAX_HANDS
 
 
 class Outcome(IntEnum):
@@ -79,6 +87,10 @@ class Arrangement:
     packets: tuple[tuple[int, ...], ...]
 
     def __post_init__(self) -> None:
+        if isinstance(self.packets, (str, bytes)) or not isinstance(self.packets, Iterable):
+            raise TypeError(
+                f"arrangement: packets must be packets of card ids, got {self.packets!r}"
+            )
         try:
             packets = tuple(card_ids(packet, who="arrangement") for packet in self.packets)
         except CardError as error:
@@ -143,6 +155,9 @@ class Arrangement:
             ...
         solver.errors.ArrangementError: packet 1 ('7c 8c 9c Tc') has 4 cards; a packet has 5
         """
+        check_instance(text, str, "text")
+        if n_packets is not None:
+            check_int(n_packets, "n_packets", low=1, high=DECK_SIZE // HAND_SIZE)
         parts = [part.strip() for part in text.split(PACKET_SEPARATOR)]
         if n_packets is not None and len(parts) != n_packets:
             raise ArrangementError(
@@ -168,9 +183,14 @@ class Arrangement:
         >>> Arrangement.from_array(np.arange(10).reshape(2, 5)).packets[1]
         (5, 6, 7, 8, 9)
         """
-        array = np.asarray(array)
-        if array.ndim != 2 or array.shape[1] != HAND_SIZE:
-            raise ArrangementError(f"an arrangement array has shape (n, 5), got {array.shape}")
+        array = check_int_array(
+            array, "array", width=HAND_SIZE, low=0, high=DECK_SIZE - 1, max_rows=DECK_SIZE,
+            what="card ids", error=ArrangementError,
+        )  # fmt: skip
+        if array.ndim != 2:
+            raise ArrangementError(
+                f"array: an arrangement array has shape (n, 5), got {array.shape}", argument="array"
+            )
         return cls(tuple(tuple(row) for row in array))
 
     @property
@@ -243,7 +263,9 @@ def points_against(
     ----------
     mine, theirs
         Packet strengths in position order, shapes ``(..., n_packets)`` that
-        broadcast together (e.g. one arrangement ``(5,)`` against many ``(M, 5)``).
+        broadcast together (e.g. one arrangement ``(5,)`` against many ``(M, 5)``):
+        integers from 0 to the rules' number of strengths less one, at most
+        :data:`MAX_PROFILES` pairs in all.
     rules
         The position points.
 
@@ -259,18 +281,69 @@ def points_against(
     >>> points_against(np.zeros(3), np.zeros(3))
     Traceback (most recent call last):
         ...
-    solver.errors.ArrangementError: strength profiles have 3 positions; the rules have 5
+    solver.errors.ArrangementError: mine: strength profiles have 3 positions; the rules have 5
     """
     rules = rules_or_default(rules)
-    mine, theirs = np.asarray(mine), np.asarray(theirs)
-    for profile in (mine, theirs):
-        if profile.shape[-1:] != (rules.n_packets,):
-            raise ArrangementError(
-                f"strength profiles have {profile.shape[-1] if profile.ndim else 0} positions; "
-                f"the rules have {rules.n_packets}"
-            )
+    # Both shapes first: a profile of the wrong length is the likelier mistake.
+    mine, theirs = _shaped(mine, "mine", rules), _shaped(theirs, "theirs", rules)
+    mine, theirs = check_profiles(mine, "mine", rules), check_profiles(theirs, "theirs", rules)
+    try:
+        pairs = math.prod(np.broadcast_shapes(mine.shape, theirs.shape)[:-1])
+    except ValueError:
+        raise ArrangementError(
+            f"mine: shape {mine.shape} does not broadcast with theirs {theirs.shape}",
+            argument="mine",
+        ) from None
+    if pairs > MAX_PROFILES:
+        raise ArrangementError(
+            f"mine: {pairs} pairs of profiles to score; at most {MAX_PROFILES} a call",
+            argument="mine",
+        )
     weights = np.asarray(rules.position_points, dtype=np.int64)
     return (mine > theirs) @ weights, (mine < theirs) @ weights
+
+
+def _shaped(value: object, name: str, rules: Rules) -> np.ndarray:
+    """``value`` as an array of shape ``(..., n_packets)``, of any dtype yet."""
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be strength profiles (integers), got {value!r}")
+    try:
+        array = np.asarray(value)
+    except ValueError:  # ragged lists
+        raise ArrangementError(
+            f"{name}: strength profiles must be a rectangular array", argument=name
+        ) from None
+    if array.shape[-1:] != (rules.n_packets,):
+        raise ArrangementError(
+            f"{name}: strength profiles have {array.shape[-1] if array.ndim else 0} positions; "
+            f"the rules have {rules.n_packets}",
+            argument=name,
+        )
+    return array
+
+
+def check_profiles(value: object, name: str, rules: Rules) -> np.ndarray:
+    """Strength profiles checked: integers of shape ``(..., n_packets)``, at most
+    :data:`MAX_PROFILES` of them, each strength one of the rules' (0 up to their number).
+
+    >>> check_profiles([[0, 839]], "profiles", Rules(position_points=(6, 7))).shape
+    (1, 2)
+    >>> check_profiles([0, 840], "profiles", Rules(position_points=(6, 7)))
+    Traceback (most recent call last):
+        ...
+    solver.errors.ArrangementError: profiles: strengths must be in 0..839, got 840
+    """
+    array = _shaped(value, name, rules)
+    return check_int_array(
+        array,
+        name,
+        width=rules.n_packets,
+        low=0,
+        high=ranking(rules).n_strengths - 1,
+        max_rows=MAX_PROFILES,
+        what="strengths",
+        error=ArrangementError,
+    )
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from solver.errors import CardError
-from solver.util.language import Lang
+from solver.util.checks import check_bool, check_int
+from solver.util.language import Lang, language
 
 __all__ = [
     "DECK",
@@ -276,6 +277,8 @@ def parse_cards(
         ...
     solver.errors.CardError: expected 5 cards, got 2
     """
+    if count is not None:
+        check_int(count, "count", low=0, high=DECK_SIZE)
     tokens: list[str | int] = list(split_tokens(cards) if isinstance(cards, str) else cards)
     ids: list[int] = []
     seen: dict[int, str] = {}
@@ -330,18 +333,24 @@ def card_ids(cards: Iterable[object], who: str = "cards") -> tuple[int, ...]:
         ...
     solver.errors.CardError: holding: card id inf is not an integer
     """
+    # The errors name ``who`` as their argument when it is one ("holding"), not a phrase.
+    argument = who if who.isidentifier() else None
     if isinstance(cards, (str, bytes)):
-        raise CardError(f"{who}: expected card ids, got text (parse it with parse_cards)")
+        raise CardError(
+            f"{who}: expected card ids, got text (parse it with parse_cards)", argument=argument
+        )
     try:
         items = list(cards)
     except TypeError:
-        raise CardError(f"{who}: expected card ids, got {type(cards).__name__}") from None
+        raise CardError(
+            f"{who}: expected card ids, got {type(cards).__name__}", argument=argument
+        ) from None
     checked = []
     for value in items:
         try:
             checked.append(check_card_id(value))
         except CardError as error:
-            raise CardError(f"{who}: {error}") from None
+            raise CardError(f"{who}: {error}", argument=argument) from None
     return tuple(checked)
 
 
@@ -355,7 +364,7 @@ def format_card(card: int, *, ascii: bool = False, lang: Lang | str = Lang.EN) -
     rank, suit = divmod(card, N_SUITS)
     if ascii:
         return _RANK_ASCII[rank] + _SUIT_ASCII[suit]
-    return _RANK_NAMES[Lang(lang)][rank] + _SUIT_SYMBOLS[suit]
+    return _RANK_NAMES[language(lang)][rank] + _SUIT_SYMBOLS[suit]
 
 
 def format_cards(
@@ -365,5 +374,12 @@ def format_cards(
 
     >>> format_cards([28, 29, 30], ascii=True)
     'Ac Ad Ah'
+    >>> format_cards([28, 32])
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: cards: card id 32 out of range 0..31
     """
-    return " ".join(format_card(c, ascii=ascii, lang=lang) for c in cards)
+    ids = card_ids(cards, who="cards")
+    check_bool(ascii, "ascii")
+    lang = language(lang)
+    return " ".join(format_card(c, ascii=ascii, lang=lang) for c in ids)

@@ -37,7 +37,7 @@ cards there are), so no per-hand sort is needed.
 >>> strength(np.array([0, 0, 1, 2, 3]))
 Traceback (most recent call last):
     ...
-solver.errors.CardError: hand 0 has a repeated card: [0 0 1 2 3]
+solver.errors.CardError: hands: hand 0 has a repeated card: [0 0 1 2 3]
 """
 
 from __future__ import annotations
@@ -53,11 +53,13 @@ from solver.errors import CardError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.ranking import multiset_index, multiset_lookup, rank_multisets, ranking
 from solver.game.rules import Category, Rules, rules_or_default  # noqa: F401 - Category: doctests
+from solver.util.checks import check_int_array
 
 if TYPE_CHECKING:  # imported when a batch first needs the threads: not at start-up
     from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
+    "MAX_HANDS",
     "N_HANDS",
     "HandTable",
     "all_hands",
@@ -70,6 +72,9 @@ __all__ = [
 ]
 
 N_HANDS = 201_376  # C(32, 5)
+# The most hands one call values: 16,777,216, some 300 MB of work arrays (a holding has
+# 53,130 five-card subsets); a larger batch is refused before anything is copied.
+MAX_HANDS = 1 << 24
 
 # BINOM[n, k] = C(n, k) for n <= 32, k <= 5.
 _n = np.arange(DECK_SIZE + 1, dtype=np.int64)
@@ -137,12 +142,17 @@ def _colex_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _as_hands(hands: np.ndarray | list[int] | tuple[int, ...]) -> np.ndarray:
-    array = np.asarray(hands)
-    if array.dtype.kind not in "iu":
-        raise CardError(f"hands must be an integer array of card ids, got dtype {array.dtype}")
-    if array.ndim == 0 or array.shape[-1] != HAND_SIZE:
-        raise CardError(f"hands must have shape (..., 5), got {array.shape}")
-    return array
+    """``hands`` checked: integer card ids of shape ``(..., 5)``, at most :data:`MAX_HANDS`."""
+    return check_int_array(
+        hands,
+        "hands",
+        width=HAND_SIZE,
+        low=0,
+        high=DECK_SIZE - 1,
+        max_rows=MAX_HANDS,
+        what="card ids",
+        error=CardError,
+    )
 
 
 # Large batches are cut into chunks that fit in cache and run on a few
@@ -179,7 +189,7 @@ def _card_masks(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     distinct = low_count + np.take(popcount, high_mask, mode="clip")
     if int(distinct.min()) != HAND_SIZE:
         first = int(np.argmax(distinct != HAND_SIZE))
-        raise CardError(f"hand {first} has a repeated card: {flat[first]}")
+        raise CardError(f"hands: hand {first} has a repeated card: {flat[first]}", argument="hands")
     return low_mask, high_mask, low_count
 
 
@@ -194,13 +204,6 @@ def _colex_chunk(flat: np.ndarray, values: np.ndarray | None) -> np.ndarray:
     return index if values is None else np.take(values, index, mode="clip")
 
 
-def _check_ids(flat: np.ndarray) -> None:
-    low_card, high_card = int(flat.min()), int(flat.max())
-    if low_card < 0 or high_card >= DECK_SIZE:
-        bad = low_card if low_card < 0 else high_card
-        raise CardError(f"card ids must be in 0..{DECK_SIZE - 1}, got {bad}")
-
-
 def _lookup(
     hands: np.ndarray | list[int] | tuple[int, ...], values: np.ndarray | None
 ) -> np.ndarray:
@@ -209,7 +212,6 @@ def _lookup(
     if flat.shape[0] == 0:
         dtype = np.int32 if values is None else values.dtype
         return np.zeros(array.shape[:-1], dtype=dtype)
-    _check_ids(flat)
     if flat.shape[0] <= _CHUNK:
         result = _colex_chunk(flat, values)
     else:
@@ -233,7 +235,10 @@ def _offset_error(
             _colex_chunk(chunk, values)
         except CardError:
             first = int(np.argmax(_distinct_cards(chunk) != HAND_SIZE))
-            return CardError(f"hand {offset + first} has a repeated card: {chunk[first]}")
+            return CardError(
+                f"hands: hand {offset + first} has a repeated card: {chunk[first]}",
+                argument="hands",
+            )
         offset += chunk.shape[0]
     return error
 
@@ -251,14 +256,15 @@ def colex_index(hands: np.ndarray | list[int] | tuple[int, ...]) -> np.ndarray:
     Raises
     ------
     CardError
-        If a card id is outside 0..31 or a hand repeats a card.
+        If ``hands`` is not an integer array of shape ``(..., 5)`` of at most
+        :data:`MAX_HANDS` hands, a card id is outside 0..31 or a hand repeats a card.
 
     >>> colex_index([[0, 1, 2, 3, 4], [31, 30, 29, 28, 27]]).tolist()
     [0, 201375]
     >>> colex_index([0, 1, 2, 3, 32])
     Traceback (most recent call last):
         ...
-    solver.errors.CardError: card ids must be in 0..31, got 32
+    solver.errors.CardError: hands: card ids must be in 0..31, got 32
     """
     return _lookup(hands, None)
 
@@ -403,7 +409,6 @@ def _value(
     flat = array.reshape(-1, HAND_SIZE)
     if flat.shape[0] == 0:
         return np.zeros(array.shape[:-1], dtype=dtype)
-    _check_ids(flat)
     _card_masks(flat)  # refuses repeated cards
     powers, index = multiset_lookup()
     multiset = index[powers[flat >> 2].sum(axis=1)]

@@ -26,6 +26,7 @@ from solver.game.arrangement import Arrangement
 from solver.game.evaluator import strength
 from solver.game.rules import Rules, rules_or_default
 from solver.models.packets import check_holding, subsets
+from solver.util.checks import check_instance
 
 __all__ = [
     "greedy_arrangement",
@@ -95,6 +96,7 @@ def _shuffled(
     """``n`` independent shuffles of the holding, as ``(n, n_packets, 5)`` cards."""
     rules = rules_or_default(rules)
     cards = np.array(check_holding(holding, rules))
+    check_instance(rng, np.random.Generator, "rng")
     return rng.permuted(np.tile(cards, (n, 1)), axis=1).reshape(n, rules.n_packets, -1)
 
 

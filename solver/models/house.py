@@ -54,11 +54,12 @@ import numpy as np
 
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement, points_against
-from solver.game.cards import N_RANKS, N_SUITS, rank_of
+from solver.game.cards import DECK_SIZE, HAND_SIZE, N_RANKS, N_SUITS, rank_of
 from solver.game.evaluator import category, strength
 from solver.game.rules import Category, Rules, rules_or_default
 from solver.models.heuristics import greedy_arrangement
 from solver.models.packets import check_holding, subsets
+from solver.util.checks import check_instance, check_int
 from solver.util.language import Lang, Phrase
 
 __all__ = [
@@ -113,6 +114,10 @@ _FREE_BREAKS = {Packets.KEEP_FOURS: 0, Packets.KEEP_FOURS_SF: 1}
 
 
 def _check_order(name: str, order: tuple[int, ...] | None) -> None:
+    if order is not None and (not isinstance(order, tuple) or not order):
+        raise TypeError(f"{name} must be a non-empty tuple of packet numbers, got {order!r}")
+    for packet in order or ():
+        check_int(packet, name)  # 1.0 or True is no packet number
     if order is not None and sorted(order) != list(range(len(order))):
         raise QuintetError(
             f"rule: {name} {order} is not a permutation of 0..{len(order) - 1}", argument="rule"
@@ -150,6 +155,8 @@ class HouseRule:
     alternative_order: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        if self.order is None:
+            raise TypeError("order must be a non-empty tuple of packet numbers, got None")
         _check_order("order", self.order)
         _check_order("alternative_order", self.alternative_order)
         if (self.alternative is None) != (self.alternative_order is None):
@@ -184,6 +191,10 @@ class HouseRule:
 HOUSE_RULE = HouseRule((1, 2, 0, 3, 4), Packets.GREEDY, Packets.KEEP_FOURS_SF, (1, 0, 3, 4, 2))
 
 
+# A player holds at most the deck: six packets.
+MAX_PACKETS = DECK_SIZE // HAND_SIZE
+
+
 def house_rule(n_packets: int = 5) -> HouseRule:
     """The default rule for ``n_packets`` packets: :data:`HOUSE_RULE` for five.
 
@@ -193,6 +204,7 @@ def house_rule(n_packets: int = 5) -> HouseRule:
     >>> house_rule(3).order, house_rule(2).order, house_rule(5) == HOUSE_RULE
     ((1, 0, 2), (0, 1), True)
     """
+    check_int(n_packets, "n_packets", low=1, high=MAX_PACKETS)
     if n_packets == len(HOUSE_RULE.order):
         return HOUSE_RULE
     if n_packets < 3:
@@ -291,7 +303,7 @@ def house_arrangement(
     solver.errors.CardError: holding: expected 25 cards, got 24
     """
     rules = rules_or_default(rules)
-    rule = rule or house_rule(rules.n_packets)
+    rule = house_rule(rules.n_packets) if rule is None else check_instance(rule, HouseRule, "rule")
     if len(rule.order) != rules.n_packets:
         raise QuintetError(
             f"rule: orders {len(rule.order)} packets, the rules have {rules.n_packets}",

@@ -44,8 +44,10 @@ from solver.game.arrangement import Arrangement
 from solver.game.cards import parse_cards
 from solver.game.payloads import arrangement_payload, cards_payload
 from solver.game.rules import Rules
-from solver.models.opponents import Opponent, OpponentKind, check_probabilities
+from solver.models.mixture_checks import check_arrangements, check_probabilities
+from solver.models.opponents import Opponent, OpponentKind
 from solver.schemas import FORMATS
+from solver.util.checks import check_instance, check_path
 from solver.util.files import atomic_write_text, read_text_limited
 from solver.util.json_text import strict_json
 
@@ -77,7 +79,10 @@ class Mixture:
     metadata: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
+        check_arrangements(self.arrangements, "arrangements")
         check_probabilities(self.probabilities, len(self.arrangements), "mixture probabilities")
+        if not isinstance(self.metadata, dict):
+            raise TypeError(f"metadata must be a dict, got {self.metadata!r}")
         cards = self.arrangements[0].cards
         for index, arrangement in enumerate(self.arrangements):
             if arrangement.cards != cards:
@@ -155,6 +160,7 @@ class Mixture:
     @classmethod
     def from_dict(cls, payload: Any, source: str = "mixture") -> Mixture:
         """Read the JSON object of the file format; errors name the strategy."""
+        check_instance(source, str, "source")
         if not isinstance(payload, dict):
             raise MixtureError(f"{source}: the top level must be a JSON object")
         declared = payload.get("format", FORMAT)
@@ -232,7 +238,7 @@ def read_mixture(path: str | Path) -> Mixture:
         ...
     solver.errors.MixtureError: /nonexistent/m.json: no such file
     """
-    path = Path(path)
+    path = check_path(path, "path")
     try:
         text = read_text_limited(path, max_bytes=MAX_MIXTURE_BYTES)
     except FileError as error:
@@ -263,5 +269,6 @@ def write_mixture(mixture: Mixture, path: str | Path) -> None:
     """
     if not isinstance(mixture, Mixture):
         raise TypeError(f"mixture must be a Mixture, got {mixture!r}")
+    path = check_path(path, "path")
     text = json.dumps(strict_json(mixture.to_dict()), indent=2, allow_nan=False)
     atomic_write_text(path, text + "\n")

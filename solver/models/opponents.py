@@ -44,12 +44,13 @@ from enum import Enum
 import numpy as np
 
 from solver.errors import MixtureError, SolverError
-from solver.game.arrangement import Arrangement, points_against
+from solver.game.arrangement import MAX_PROFILES, Arrangement, check_profiles, points_against
 from solver.game.ranking import ranking
 from solver.game.rules import Rules, rules_or_default
 from solver.models.heuristics import greedy_arrangement
+from solver.models.mixture_checks import check_arrangements, check_probabilities
 from solver.models.packets import check_holding, strength_counts
-from solver.util.checks import check_instance
+from solver.util.checks import check_choice, check_instance
 
 __all__ = [
     "MIXTURE_SCALE",
@@ -58,6 +59,7 @@ __all__ = [
     "OpponentKind",
     "PositionStats",
     "below_and_above",
+    "check_arrangements",
     "check_probabilities",
     "expected_value",
     "game_outcome",
@@ -185,6 +187,7 @@ class Opponent:
         kind: OpponentKind = OpponentKind.KNOWN,
     ) -> Opponent:
         """An opponent known to play ``arrangement``."""
+        check_instance(arrangement, Arrangement, "arrangement")
         return cls.mixture([arrangement], [1.0], rules, holding=holding, kind=kind)
 
     @classmethod
@@ -229,6 +232,7 @@ class Opponent:
         solver.errors.MixtureError: probabilities sum to 0.5, not 1
         """
         rules = rules_or_default(rules)
+        check_arrangements(arrangements, "arrangements")
         probs = check_probabilities(probabilities, len(arrangements), "probabilities")
         probs = probs / probs.sum()
         first = arrangements[0]
@@ -286,32 +290,6 @@ class Opponent:
         return Opponent.mixture(drawn, equal, self.rules, kind=OpponentKind.SAMPLED)
 
 
-def check_probabilities(
-    probabilities: Sequence[float] | np.ndarray, count: int, name: str
-) -> np.ndarray:
-    """``probabilities`` as float64, checked: ``count`` of them (at least one),
-    finite, non-negative, summing to 1 within 1e-6; errors call them ``name``.
-
-    >>> check_probabilities([0.5, 0.5], 2, "probabilities").tolist()
-    [0.5, 0.5]
-    >>> check_probabilities([0.5, 0.4], 2, "mixture probabilities")
-    Traceback (most recent call last):
-        ...
-    solver.errors.MixtureError: mixture probabilities sum to 0.9, not 1
-    """
-    try:
-        probs = np.asarray(probabilities, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise MixtureError(f"{name} must be numbers, got {probabilities!r}") from None
-    if count == 0 or probs.shape != (count,):
-        raise MixtureError("a mixture needs one probability per arrangement, and at least one")
-    if not np.all(np.isfinite(probs)) or (probs < 0).any():
-        raise MixtureError(f"{name} must be finite and non-negative")
-    if abs(float(probs.sum()) - 1.0) > 1e-6:
-        raise MixtureError(f"{name} sum to {probs.sum():.6g}, not 1")
-    return probs
-
-
 def below_and_above(mass: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Along the last axis (strengths): the mass strictly below and strictly above each.
 
@@ -360,12 +338,10 @@ def position_values(opponent: Opponent, objective: Objective) -> np.ndarray:
     return weights * (below - above)
 
 
-def _profiles(value: object, name: str) -> np.ndarray:
-    """Strength profiles as int64 numbers; a :class:`TypeError` naming ``name`` otherwise."""
-    try:
-        return np.asarray(value, dtype=np.int64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be packet strengths (integers), got {value!r}") from None
+def _profiles(value: object, name: str, opponent: Opponent) -> np.ndarray:
+    """Strength profiles under the opponent's rules, as int64 (:func:`check_profiles`)."""
+    check_instance(opponent, Opponent, "opponent")
+    return check_profiles(value, name, opponent.rules).astype(np.int64, copy=False)
 
 
 def strength_probabilities(opponent: Opponent) -> np.ndarray:
@@ -424,18 +400,22 @@ def expected_value(profiles: np.ndarray, opponent: Opponent, objective: Objectiv
     SolverError
         For win or game against a model without a joint distribution (random).
     """
-    profiles = _profiles(profiles, "profiles")
-    check_instance(opponent, Opponent, "opponent")
-    objective = check_instance(objective, Objective, "objective")
+    profiles = _profiles(profiles, "profiles", opponent)
+    objective = check_choice(objective, Objective, "objective", SolverError)
     if objective.separable:
         table = position_value_table(opponent, objective)
         positions = np.arange(profiles.shape[-1])
         return table[positions, profiles].sum(axis=-1)
-    check_instance(opponent, Opponent, "opponent")
     if opponent.profiles is None or opponent.probabilities is None:
         raise SolverError(
             f"objective {objective.value!r} against a {opponent.kind.value} opponent "
             "needs sampled arrangements"
+        )
+    pairs = (profiles.size // profiles.shape[-1]) * opponent.profiles.shape[0]
+    if pairs > MAX_PROFILES:  # each profile is scored against each of the opponent's
+        raise SolverError(
+            f"profiles: {pairs} pairs with the opponent's profiles; at most {MAX_PROFILES}",
+            argument="profiles",
         )
     mine, theirs = points_against(profiles[..., None, :], opponent.profiles, opponent.rules)
     return game_outcome(mine - theirs, objective) @ opponent.probabilities
@@ -460,7 +440,7 @@ def position_stats(profile: np.ndarray, opponent: Opponent) -> tuple[PositionSta
     >>> stats[4].loss, round(stats[0].win, 3)
     (0.0, 0.0)
     """
-    profile = _profiles(profile, "profile")
+    profile = _profiles(profile, "profile", opponent)
     if profile.ndim != 1:
         raise SolverError(
             f"profile must be one strength per position, got shape {profile.shape}",

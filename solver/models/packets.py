@@ -28,6 +28,7 @@ a few hundred options, which is what makes exact optimization fast.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,13 +36,15 @@ from itertools import combinations
 
 import numpy as np
 
-from solver.errors import ArrangementError, CardError
+from solver.errors import ArrangementError, CardError, QuintetError
 from solver.game.cards import DECK_SIZE, HAND_SIZE, N_RANKS, N_SUITS, card_ids, format_cards
 from solver.game.evaluator import BINOM, multiset_index, rank_multisets, strength
 from solver.game.ranking import ranking
 from solver.game.rules import Rules, rules_or_default
+from solver.util.checks import check_int
 
 __all__ = [
+    "MAX_SUBSETS",
     "PacketOptions",
     "check_holding",
     "packet_options",
@@ -80,26 +83,55 @@ def check_holding(
 def rank_counts(cards: Iterable[int]) -> np.ndarray:
     """Number of cards of each rank (7 first), as an int64 array of 8.
 
+    ``cards`` are distinct card ids (:func:`~solver.game.cards.card_ids`).
+
     >>> rank_counts([0, 1, 31]).tolist()
     [2, 0, 0, 0, 0, 0, 0, 1]
+    >>> rank_counts([0, 32])
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: cards: card id 32 out of range 0..31
     """
-    if isinstance(cards, str):
-        raise CardError(
-            "cards: expected card ids, got text (parse it with parse_cards)", argument="cards"
-        )
-    ranks = np.fromiter((int(c) >> 2 for c in cards), dtype=np.int64)
-    return np.bincount(ranks, minlength=N_RANKS)
+    ids = np.array(card_ids(cards, who="cards"), dtype=np.int64)
+    counted = np.bincount(ids, minlength=DECK_SIZE)
+    if ids.size and counted.max() > 1:  # a card counted twice would count its rank twice
+        repeated = int(np.argmax(counted > 1))
+        raise CardError(f"cards: card {format_cards([repeated])} appears twice", argument="cards")
+    return counted.reshape(N_RANKS, N_SUITS).sum(axis=1)
 
 
-@lru_cache(maxsize=8)
+# The most subsets :func:`subsets` makes (C(25, 5) = 53,130 are the packets of a holding).
+MAX_SUBSETS = 1 << 21
+
+
 def subsets(n: int, k: int = HAND_SIZE) -> np.ndarray:
     """All ``k``-subsets of ``range(n)`` in lexicographic order, shape ``(C(n, k), k)``.
+
+    ``n`` is at most 127 (the elements are int8), ``k`` at least 1, and the subsets at
+    most :data:`MAX_SUBSETS`, counted before any is made.
 
     >>> subsets(6).shape, subsets(6)[-1].tolist()
     ((6, 5), [1, 2, 3, 4, 5])
     >>> subsets(3).shape
     (0, 5)
+    >>> subsets(200)
+    Traceback (most recent call last):
+        ...
+    solver.errors.QuintetError: n must be in [0, 127], got 200
     """
+    # Checked before the cache: subsets(6.0) or subsets(True) would hit the entry of an int.
+    n = check_int(n, "n", low=0, high=np.iinfo(np.int8).max)
+    k = check_int(k, "k", low=1, high=np.iinfo(np.int8).max)
+    if math.comb(n, k) > MAX_SUBSETS:
+        raise QuintetError(
+            f"n: the {math.comb(n, k)} {k}-subsets of {n} are more than {MAX_SUBSETS}",
+            argument="n",
+        )
+    return _subsets(n, k)
+
+
+@lru_cache(maxsize=8)
+def _subsets(n: int, k: int) -> np.ndarray:
     if 0 < k <= HAND_SIZE and k <= n <= DECK_SIZE:
         out = _lexicographic(n, k)
     else:

@@ -54,8 +54,9 @@ from solver.models.opponents import Objective, Opponent, expected_value, positio
 from solver.play.registry import OPPONENTS
 from solver.response.frontier_response import frontier_best_response
 from solver.response.results import BestResponse, Engine, SolveStatus
-from solver.util.checks import check_instance
+from solver.util.checks import check_callback, check_instance
 from solver.util.language import Lang, Phrase
+from solver.util.time_limit import check_time_limit
 
 __all__ = [
     "PLAYER_NAMES",
@@ -189,6 +190,8 @@ def player(
     by default the process's :data:`~solver.book.source.DEFAULT_SOURCE`.
     """
     key = check_instance(name, str, "name").strip()
+    check_callback(solver, "solver")
+    check_time_limit(equilibrium_time_limit, "equilibrium_time_limit")
     if solver is None:
         solver = (
             DEFAULT_SOURCE
@@ -228,6 +231,8 @@ def players(names: str | Sequence[str]) -> list[_FunctionPlayer]:
         ...
     solver.errors.QuintetError: player 'greedy' is listed twice
     """
+    if not isinstance(names, (str, Sequence)) or not all(isinstance(n, str) for n in names):
+        raise TypeError(f"players must be names, comma-separated or in a sequence, got {names!r}")
     items = [n.strip() for n in (names.split(",") if isinstance(names, str) else names)]
     items = [n for n in items if n]
     if not items:

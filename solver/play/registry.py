@@ -64,6 +64,12 @@ def opponent_model(
     ``known`` is the arrangement text of ``against="known"``.
     """
     check_instance(against, str, "against")
+    if known is not None:
+        check_instance(known, str, "known")
+    if not against.strip():  # not the current directory taken for a mixture file
+        raise SolverError(
+            "against is empty: expected a model or a mixture FILE.json", argument="against"
+        )
     if against == "random":
         return Opponent.random(theirs, rules), "random"
     if against == "greedy":

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
@@ -48,12 +48,13 @@ from solver.play.players import PLAYER_NAMES, player, players
 from solver.play.runners import DASK_CONNECT_TIMEOUT, chunks, run_dask, run_local
 from solver.response.frontier import cached_frontier
 from solver.response.frontier_response import frontier_best_response
-from solver.util.checks import check_instance
+from solver.util.checks import check_callback, check_instance, check_int, check_number
 from solver.util.time_limit import check_time_limit
 
 __all__ = [
     "DASK_CONNECT_TIMEOUT",
     "EXACT_GAP",
+    "MAX_DEALS",
     "DealRecord",
     "PairStats",
     "PlayerStats",
@@ -64,6 +65,10 @@ __all__ = [
     "used_jobs",
 ]
 
+# The most deals a tournament plays (the command line allows fewer, solver.app.limits):
+# its list of deals is built before the first is played.
+MAX_DEALS = 10_000_000
+
 # An equilibrium strategy counts as exact when its certified gap is at most
 # this (payoff units), as in the equilibrium benchmark.
 EXACT_GAP = 1e-6
@@ -71,7 +76,8 @@ EXACT_GAP = 1e-6
 
 @dataclass(frozen=True)
 class TournamentConfig:
-    """What a tournament plays: player names, number of deals, seed and rules."""
+    """What a tournament plays: player names, number of deals (1 to :data:`MAX_DEALS`),
+    seed (at least 0) and rules."""
 
     players: tuple[str, ...]
     deals: int
@@ -80,6 +86,9 @@ class TournamentConfig:
     equilibrium_time_limit: float | None = None
 
     def __post_init__(self) -> None:
+        check_int(self.deals, "deals", high=MAX_DEALS)
+        check_int(self.seed, "seed")
+        check_instance(self.rules, Rules, "rules")
         names = tuple(p.name for p in players(self.players))
         object.__setattr__(self, "players", names)
         if len(names) < 2:
@@ -307,6 +316,10 @@ def _check_run_arguments(
     jobs: int, backend: str, scheduler: str | None, connect_timeout: float
 ) -> None:
     """Raise :class:`QuintetError` for arguments of :func:`run` out of range."""
+    check_int(jobs, "jobs")
+    check_number(connect_timeout, "connect_timeout")
+    if scheduler is not None:
+        check_instance(scheduler, str, "scheduler")
     if jobs < 1:
         raise QuintetError(f"jobs must be at least 1, got {jobs}", argument="jobs")
     if scheduler is not None and backend != "dask":
@@ -320,6 +333,13 @@ def _check_run_arguments(
         )
     if backend not in ("local", "dask"):
         raise QuintetError(f"unknown backend {backend!r} (backends: local, dask)")
+
+
+def _deal_indices(skip: Collection[int]) -> list[int]:
+    """``skip`` checked: deal indices, integers of at least 0."""
+    if isinstance(skip, (str, bytes)) or not isinstance(skip, Iterable):
+        raise TypeError(f"skip must be deal indices, got {skip!r}")
+    return [check_int(index, "skip", low=0) for index in skip]
 
 
 def _on_finished(
@@ -379,7 +399,9 @@ def run(
     """
     _check_run_arguments(jobs, backend, scheduler, connect_timeout)
     check_instance(config, TournamentConfig, "config")
-    skipped = set(skip)
+    check_callback(on_deal, "on_deal")
+    check_callback(on_record, "on_record")
+    skipped = set(_deal_indices(skip))
     indices = [i for i in range(config.deals) if i not in skipped]
     jobs = used_jobs(jobs, len(indices)) if backend == "local" else jobs
     finished = _on_finished(on_deal, on_record)

@@ -33,6 +33,7 @@ solver.errors.SolverError: fixed: position 6 is not between 1 and 5
 
 from __future__ import annotations
 
+import numbers
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -55,13 +56,17 @@ from solver.models.opponents import (
 )
 from solver.models.packets import check_holding, packet_options, realize
 from solver.response.results import BestResponse, Engine, Estimate, ModelSolve, SolveStatus
-from solver.util.checks import check_instance, check_int
+from solver.util.checks import check_choice, check_instance, check_int
 from solver.util.time_limit import check_time_limit
 
 if TYPE_CHECKING:  # the CP-SAT model is imported when a search runs (start-up, issue #25)
     from solver.response.cpsat_model import Problem
 
 __all__ = [
+    "MAX_ESTIMATE_SAMPLES",
+    "MAX_K",
+    "MAX_SAMPLES",
+    "MAX_WORKERS",
     "BestResponse",
     "Estimate",
     "FixedSplit",
@@ -76,6 +81,12 @@ __all__ = [
 
 DEFAULT_SAMPLES = 200
 DEFAULT_EVAL_SAMPLES = 20_000
+# The library's bounds (the command line's are tighter, solver.app.limits): past them a
+# model or a sample would take gigabytes, a search hours.
+MAX_SAMPLES = 100_000  # each sampled arrangement is a scenario of the CP-SAT model
+MAX_ESTIMATE_SAMPLES = 10_000_000  # 400 MB of sampled profiles
+MAX_K = 1_000  # each one more CP-SAT solve
+MAX_WORKERS = 256  # CP-SAT search threads
 
 
 def parse_fixed(
@@ -85,7 +96,11 @@ def parse_fixed(
     result: dict[int, tuple[int, ...]] = {}
     used: set[int] = set()
     held = set(holding)
+    if fixed is not None and not isinstance(fixed, Mapping):
+        raise TypeError(f"fixed must be a mapping of positions to cards, got {fixed!r}")
     for position, cards in (fixed or {}).items():
+        if isinstance(position, bool) or not isinstance(position, numbers.Integral):
+            raise TypeError(f"fixed: position {position!r} is not an integer")
         if not 1 <= int(position) <= rules.n_packets:
             raise SolverError(
                 f"fixed: position {position} is not between 1 and {rules.n_packets}",
@@ -207,17 +222,15 @@ def objective_of(objective: Objective | str) -> Objective:
         ...
     solver.errors.SolverError: objective 'glory' is not one of: points, margin, win, game
     """
-    try:
-        return Objective(objective)
-    except ValueError:
-        names = ", ".join(o.value for o in Objective)
-        raise SolverError(
-            f"objective {objective!r} is not one of: {names}", argument="objective"
-        ) from None
+    return check_choice(objective, Objective, "objective", SolverError)
 
 
 def prepare_opponent(
-    opponent: Opponent, objective: Objective, samples: int, rng: np.random.Generator | None
+    opponent: Opponent,
+    objective: Objective,
+    samples: int,
+    rng: np.random.Generator | None,
+    estimate_samples: int = DEFAULT_EVAL_SAMPLES,
 ) -> Opponent:
     """The model to optimize against: for win or game against a random
     opponent, ``samples`` of its arrangements (drawn by ``rng``, default
@@ -225,7 +238,8 @@ def prepare_opponent(
 
     Every best response passes here, so the arguments common to them all are
     checked here: ``opponent`` an :class:`Opponent`, ``samples`` an integer
-    of at least 1, ``rng`` a numpy Generator or None.
+    from 1 to :data:`MAX_SAMPLES`, ``estimate_samples`` one from 1 to
+    :data:`MAX_ESTIMATE_SAMPLES`, ``rng`` a numpy Generator or None.
 
     >>> prepare_opponent("random", Objective.MARGIN, 10, None)
     Traceback (most recent call last):
@@ -233,7 +247,8 @@ def prepare_opponent(
     TypeError: opponent must be an Opponent, got 'random'
     """
     check_instance(opponent, Opponent, "opponent")
-    check_int(samples, "samples", low=1)
+    check_int(samples, "samples", low=1, high=MAX_SAMPLES)
+    check_int(estimate_samples, "estimate_samples", low=1, high=MAX_ESTIMATE_SAMPLES)
     if rng is not None:
         check_instance(rng, np.random.Generator, "rng")
     if objective.separable or opponent.has_joint:
@@ -309,10 +324,12 @@ def _checked_search_arguments(k: int, time_limit: float | None, workers: int) ->
     check_int(k, "k")
     if k < 1:
         raise SolverError(f"k must be at least 1, got {k}", argument="k")
+    check_int(k, "k", high=MAX_K)
     time_limit = check_time_limit(time_limit)
     check_int(workers, "workers")
     if workers < 1:
         raise SolverError(f"workers must be at least 1, got {workers}", argument="workers")
+    check_int(workers, "workers", high=MAX_WORKERS)
     return time_limit
 
 
@@ -331,7 +348,7 @@ def top_responses(
 ) -> list[BestResponse]:
     """The ``k`` best arrangements with distinct strength profiles, best first.
 
-    Parameters are those of :func:`best_response`; ``k`` is how many.  Each
+    Parameters are those of :func:`best_response`; ``k`` is how many (1 to :data:`MAX_K`).  Each
     result after the first is optimal among arrangements whose strength
     profile differs from every earlier one.  Fewer than ``k`` are returned
     when the holding has fewer distinct profiles.
@@ -351,7 +368,7 @@ def top_responses(
     time_limit = _checked_search_arguments(k, time_limit, workers)
     started = time.perf_counter()
     objective = objective_of(objective)
-    used = prepare_opponent(opponent, objective, samples, rng)
+    used = prepare_opponent(opponent, objective, samples, rng, estimate_samples)
     problem = _problem(holding, used, objective, fixed)
     from solver.response.cpsat_search import search  # CP-SAT: not for the frontier engine
 
@@ -400,14 +417,15 @@ def best_response(
     time_limit
         Seconds; on expiry the best arrangement found is returned with its gap.
     workers
-        CP-SAT search workers.
+        CP-SAT search workers, 1 to :data:`MAX_WORKERS`.
     fixed
         Packets already decided: ``{position (1-based): cards}``.
     samples
         For win or game against a random opponent: how many of its
-        arrangements to sample and optimize against.
+        arrangements to sample and optimize against (1 to :data:`MAX_SAMPLES`).
     estimate_samples
-        How many fresh samples estimate the result's value in that case.
+        How many fresh samples estimate the result's value in that case (1 to
+        :data:`MAX_ESTIMATE_SAMPLES`).
     rng
         Generator for the samples (default: seeded, so reproducible).
 

@@ -260,7 +260,24 @@ def frontier(holding: Iterable[int], rules: Rules | None = None) -> Frontier:
     )
 
 
-@lru_cache(maxsize=64)
 def cached_frontier(holding: tuple[int, ...], rules: Rules) -> Frontier:
-    """The frontier of a holding, kept for reuse (equilibria ask many times)."""
+    """The frontier of a holding, kept for reuse (equilibria ask many times).
+
+    The arguments are checked before the cache (a list is no key, ``1.0`` would
+    hit the entry of card 1); ``cached_frontier.cache_clear()`` empties it.
+
+    >>> cached_frontier([0, 1, 2, 3, 4, 5, 6, 7, 8, 9.0], Rules(position_points=(6, 7)))
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: holding: card id 9.0 is not an integer
+    """
+    rules = rules_or_default(rules)
+    return _cached_frontier(check_holding(holding, rules), rules)
+
+
+@lru_cache(maxsize=64)
+def _cached_frontier(holding: tuple[int, ...], rules: Rules) -> Frontier:
     return frontier(holding, rules)
+
+
+cached_frontier.cache_clear = _cached_frontier.cache_clear  # type: ignore[attr-defined]

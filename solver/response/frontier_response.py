@@ -129,7 +129,7 @@ def frontier_best_response(
     rules = check_instance(opponent, Opponent, "opponent").rules
     objective = objective_of(objective)
     split = split_fixed(holding, fixed, rules)
-    used = prepare_opponent(opponent, objective, samples, rng)
+    used = prepare_opponent(opponent, objective, samples, rng, estimate_samples)
     front, full, profile_index, order = _strategies(split, rules)
     values = strategy_values(full, used, objective)
     best = int(np.argmax(values))
