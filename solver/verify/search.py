@@ -1,50 +1,61 @@
-"""An exact best response to a mixed strategy: branch and bound over positions.
+"""An exact best response to a mixed strategy: a search over class thresholds.
 
-Against the other player's mixed strategy ``y = {(q_j, b_j)}`` my
-arrangement ``a`` meets ``b_j`` with my margin
+Against the other player's mixed strategy ``y = {(q_j, b_j)}`` an
+arrangement ``a`` meets ``b_j`` with the margin
 ``M_j(a) = sum_p w_p sign(key(a_p) - key(b_j[p]))`` and earns
-``V(a) = sum_j q_j g(M_j(a))``, where ``g`` is the identity (margin payoff)
-or 1, 1/2, 0 for a positive, zero, negative margin (win payoff; for player 2
-its own win, one minus player 1's payoff).  The search proves
-``max_a V(a) <= claim`` or finds an ``a`` beating it.
+``V(a) = sum_j q_j g(M_j(a))``: ``g`` is the identity (margin payoff) or 1,
+1/2, 0 for a positive, zero, negative margin (win payoff; player 2 counts its
+own win, one minus player 1's payoff).  :func:`search_bound` proves
+``max_a V(a) <= claim`` or finds an arrangement beating the claim.
 
-**Why the pruning is valid.**  ``sign(key(a_p) - key(b_j[p]))`` is
-non-decreasing in ``key(a_p)``, and ``g`` is non-decreasing, so ``V`` is
-non-decreasing in the key of each position's packet.  Positions are filled
-heaviest first; at a node some positions hold packets and the cards ``R``
-are left for the others.  Every packet the other positions can receive is a
-subset of ``R``, so its key is at most ``top(R)``, the strongest packet
-within ``R``.  Giving every unfilled position ``top(R)`` (a packet it could
-not have everywhere at once) therefore yields a value at least that of every
-arrangement below the node: the node's *optimistic bound*.  A node whose
-bound is at most the claim holds no arrangement beating it and is not
-searched.  ``top(R)`` is found in the packets sorted strongest first: the
-first one within ``R``; when it is not among the first few candidates looked
-at, the weakest of those is used, whose key is at least ``top(R)``'s (a
-weaker bound, still valid).  What survives is searched to complete
-arrangements, each scored exactly.
+**Classes.**  Only the comparisons of ``a_p`` with the keys the other plays at
+``p`` matter: at position ``p`` a packet's *class* is
+``2 (number of those keys below it) + (1 if it equals one)``, one of at most
+``2 k_p + 1`` (``k_p`` distinct keys).  ``V`` is a function of the vector of
+classes, non-decreasing in each (a stronger packet wins or ties more), and
+the packets of class at least ``c`` at ``p`` are a prefix of the holding's
+packets sorted strongest first.
+
+**The search.**  Positions are taken heaviest first.  A node fixes a
+*threshold* ``t_p`` for the first positions: "the packet at ``p`` has class at
+least ``t_p``".  It is explored only if
+
+* its optimistic value exceeds the claim: ``V`` of the thresholds, with every
+  later position at the best class any packet of the holding reaches there.
+  By monotonicity no arrangement meeting the thresholds earns more; and
+* it is *feasible*: disjoint packets of the holding meet the thresholds (a
+  depth-first search over the prefixes of the sorted packets, fewest
+  candidates first; the cards left over can always be split into packets).
+
+At a position the thresholds are tried from the highest class down; the
+optimistic values fall, so the first one at most the claim ends the loop,
+and once one is feasible so are all lower ones (a packet meeting a threshold
+meets every lower one).  At the last position only the lowest threshold
+whose value exceeds the claim is tested: if it is infeasible so are the
+higher ones, and if it is feasible, the packets found meet thresholds worth
+more than the claim, so they do too (monotonicity): a witness.
+
+**Why "none found" is a proof.**  Let ``a`` beat the claim, with classes
+``x``.  At each depth ``x_p`` passes the value test (the optimistic value is
+at least ``V(x) > claim``) and the feasibility test (``a`` meets it), so the
+search descends along ``x`` to the last position, where the lowest threshold
+beating the claim is at most ``x_n`` and ``a`` shows it feasible: a witness is
+returned.  Hence when none is, no arrangement beats the claim.
 
 **Exactness.**  Probabilities are integers over their common denominator
-``D`` (``Q_j = q_j D``) and payoffs integers (margins, or ``2 g`` for the win
-payoff), so every bound and every value is an integer compared with the
-integer part of the claim in the same units: no rounding anywhere.  Integers
-are numpy int64 when ``D`` times the largest value fits (always, for the
-solver's certificates, whose ``D`` is at most ``10^12``), Python integers
-otherwise.  A witness is returned as an arrangement for the caller to score
-again in exact fractions.
+``D``, and values integers (margins, or ``2 g`` for the win payoff) compared
+with the integer part of the claim in the same units: no rounding anywhere.
+They are numpy int64 when ``D`` times the largest value fits (the solver's
+certificates have ``D <= 10^12``), Python integers otherwise.  The caller
+scores a witness again in exact fractions.
 
-**Grouping.**  Only the comparison of a packet with the other's keys at a
-position matters: the packets fall at position ``p`` into at most ``2 k_p + 1``
-classes (below, equal to, or between the ``k_p`` distinct keys the other plays
-there), each with one row of signs.  Bounds are computed once per distinct
-pair (class of the child's packet, optimistic packet of what is left).  For
-the margin payoff the value is a sum over positions and each class is one
-number.
-
->>> search_bound([6, 7], "win", list(range(10)), [(Fraction(1), ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9)))],
-...     Fraction(1, 2), key=lambda p: tuple(sorted((c // 4 for c in p), reverse=True))).status
+>>> rank = lambda packet: tuple(sorted((c // 4 for c in packet), reverse=True))
+>>> pure = [(Fraction(1), ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9)))]
+>>> search_bound([6, 7], "win", range(10), pure, Fraction(1, 2), key=rank).status
 'checked'
->>> search_bound([6, 7], "draw", [], [], Fraction(0), key=len)
+>>> search_bound([6, 7], "win", range(10), pure, Fraction(1, 3), key=rank).status
+'refuted'
+>>> search_bound([6, 7], "draw", range(10), pure, Fraction(0), key=rank)
 Traceback (most recent call last):
     ...
 ValueError: payoff 'draw' is not margin or win
@@ -54,7 +65,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -66,10 +77,6 @@ __all__ = ["Search", "search_bound"]
 
 Packets = tuple[tuple[int, ...], ...]
 
-_LOOKAHEAD = 48
-"""Candidates scanned for the strongest packet left after a child (see the module)."""
-_CHUNK = 512
-"""Candidates searched for two disjoint packets (see :func:`_second`)."""
 _REPORT_EVERY = 2.0
 """Seconds between progress lines."""
 
@@ -79,15 +86,15 @@ class Search:
     """What a search established.
 
     ``status`` is ``"checked"`` (no arrangement beats the claim: proven),
-    ``"refuted"`` (``witness`` beats it, by the search's integers: the caller scores
-    it again) or ``"unfinished"`` (the time ran out first).  ``nodes`` counts the
-    partial arrangements looked at, ``arrangements`` the complete ones scored.
+    ``"refuted"`` (``witness`` beats it by the search's integers; the caller
+    scores it again) or ``"unfinished"`` (the deadline came first).  ``nodes``
+    counts threshold vectors explored, ``feasibility`` the packings searched.
     """
 
     status: str
     witness: Packets | None
     nodes: int
-    arrangements: int
+    feasibility: int
     seconds: float
 
 
@@ -95,81 +102,60 @@ class _Timeout(Exception):
     pass
 
 
-class _Clock:
-    """The deadline, and a progress line at most every :data:`_REPORT_EVERY` seconds."""
-
-    def __init__(
-        self, deadline: float | None, progress: Callable[[str], None] | None, label: str
-    ) -> None:
-        self.deadline, self.progress, self.label = deadline, progress, label
-        self.started = self.last = time.monotonic()
-        self.done, self.total = 0, 1
-
-    def tick(self, nodes: int) -> None:
-        now = time.monotonic()
-        if self.deadline is not None and now > self.deadline:
-            raise _Timeout
-        if self.progress is not None and now - self.last >= _REPORT_EVERY:
-            self.last = now
-            self.progress(
-                f"{self.label}: {self.done}/{self.total} first-position branches done, "
-                f"{nodes} nodes, {now - self.started:.0f} s"
-            )
-
-
 class _Problem:
-    """The holding's packets sorted strongest first, their classes and the sign tables."""
+    """The holding's packets sorted strongest first, their classes and sign tables."""
 
     def __init__(
         self,
         points: Sequence[int],
         payoff: str,
-        cards: Sequence[int],
+        cards: Iterable[int],
         opponent: Sequence[tuple[Fraction, Packets]],
-        key: Callable[[tuple[int, ...]], Hashable],
+        key: Callable[[tuple[int, ...]], Any],
     ) -> None:
-        n = len(points)
         packets = list(combinations(sorted(cards), 5))
         keys = [key(p) for p in packets]
-        theirs = [[key(b[p]) for _, b in opponent] for p in range(n)]
-        everything: list[Any] = sorted(set(keys).union(*map(set, theirs)))
-        dense = {k: i for i, k in enumerate(everything)}
-        mine = np.array([dense[k] for k in keys], dtype=np.int64)
-        order = np.argsort(-mine, kind="stable")  # strongest first
+        theirs = [[key(b[p]) for _, b in opponent] for p in range(len(points))]
+        dense = {k: i for i, k in enumerate(sorted(set(keys).union(*map(set, theirs))))}
+        strength = np.array([dense[k] for k in keys], dtype=np.int64)
+        order = np.argsort(-strength, kind="stable")  # strongest first
         self.packets = [packets[i] for i in order.tolist()]
-        mine = mine[order]
-        slot = {c: i for i, c in enumerate(sorted(cards))}
-        self.masks = np.array([sum(1 << slot[c] for c in p) for p in self.packets], dtype=np.int64)
-        self.by_mask = np.argsort(self.masks)
-        common = math.lcm(*(q.denominator for q, _ in opponent))
-        self.weights = [q.numerator * (common // q.denominator) for q, _ in opponent]
+        strength = strength[order]
+        slot = {c: i for i, c in enumerate(sorted({c for p in packets for c in p}))}
+        self.masks = [sum(1 << slot[c] for c in p) for p in self.packets]
+        self.index = {mask: i for i, mask in enumerate(self.masks)}
+        self.array = np.array(self.masks, dtype=np.int64)
+        self.full = (1 << len(slot)) - 1
+        self.by_mask = np.argsort(self.array)
+        self.sorted_masks = self.array[self.by_mask]
+        self.common = math.lcm(*(q.denominator for q, _ in opponent))
         self.win = payoff == "win"
-        self.common = common
-        # Each position's class of every packet, and the class's row of weighted signs.
-        self.classes: list[np.ndarray] = []
-        self.tables: list[np.ndarray] = []
-        for p, w in enumerate(points):
-            ranks = np.array([dense[k] for k in theirs[p]], dtype=np.int64)
-            distinct = np.unique(ranks)
-            below = np.searchsorted(distinct, mine, side="left")
-            equal = np.searchsorted(distinct, mine, side="right") > below
-            self.classes.append(2 * below + equal)
-            at = np.searchsorted(distinct, ranks)  # (m,) index of each b_j's key
-            lt, eq = np.divmod(np.arange(2 * len(distinct) + 1), 2)
-            signs = np.where(
-                at[None, :] < lt[:, None], 1, np.where((at[None, :] == lt[:, None]) & (eq[:, None] == 1), 0, -1)
-            )
-            self.tables.append(w * signs)
-        largest = 2 * common if self.win else common * sum(points)
+        largest = (2 if self.win else sum(points)) * self.common
         self.dtype: Any = np.int64 if largest < 2**62 else object
-        q = np.array(self.weights, dtype=self.dtype)
+        q = np.array([q.numerator * (self.common // q.denominator) for q, _ in opponent])
+        self.q = q.astype(self.dtype)
+        self.classes: list[np.ndarray] = []  # per position: each packet's class (non-increasing)
+        self.tables: list[np.ndarray] = []  # per position: (classes, m) weighted signs
+        for weight, keys_there in zip(points, theirs, strict=True):
+            ranks = np.array([dense[k] for k in keys_there], dtype=np.int64)
+            distinct = np.unique(ranks)
+            below = np.searchsorted(distinct, strength, side="left")
+            equal = np.searchsorted(distinct, strength, side="right") > below
+            self.classes.append(2 * below + equal)
+            at = np.searchsorted(distinct, ranks)[None, :]  # where each b_j's key is
+            under, tie = np.divmod(np.arange(2 * distinct.size + 1)[:, None], 2)
+            signs = np.where(at < under, 1, np.where((at == under) & (tie == 1), 0, -1))
+            table = (weight * signs).astype(self.dtype)
+            if not self.win:  # the margin is a sum over positions: one number per class
+                table = (table @ self.q).reshape(-1, 1)
+            self.tables.append(table)
         if not self.win:
-            # The margin is a sum over positions: one number per class.
-            self.tables = [(t.astype(self.dtype) @ q).reshape(-1, 1) for t in self.tables]
             self.q = np.ones(1, dtype=self.dtype)
-        else:
-            self.tables = [t.astype(self.dtype) for t in self.tables]
-            self.q = q
+
+    def find(self, masks: np.ndarray) -> np.ndarray:
+        """The index of each packet mask (``len(packets)`` where a mask is not a packet)."""
+        at = np.minimum(np.searchsorted(self.sorted_masks, masks), len(self.packets) - 1)
+        return np.where(self.sorted_masks[at] == masks, self.by_mask[at], len(self.packets))
 
     def value(self, margins: np.ndarray) -> np.ndarray:
         """Integer values of rows of margins (units ``1/(2D)`` for win, ``1/D`` for margin)."""
@@ -177,153 +163,195 @@ class _Problem:
             margins = (np.sign(margins) + 1).astype(self.dtype)
         return margins @ self.q
 
-    def complement(self, masks: np.ndarray) -> np.ndarray:
-        """The packet indices of the given masks."""
-        return self.by_mask[np.searchsorted(self.masks[self.by_mask], masks)]
+    def levels(self, position: int) -> tuple[np.ndarray, np.ndarray]:
+        """The classes reached at ``position``, highest first, and how many packets reach each."""
+        classes = self.classes[position]
+        distinct = np.unique(classes)[::-1]
+        return distinct, np.searchsorted(-classes, -distinct, side="right")
 
 
 def search_bound(
     points: Sequence[int],
     payoff: str,
-    cards: Sequence[int],
+    cards: Iterable[int],
     opponent: Sequence[tuple[Fraction, Packets]],
     claim: Fraction,
     *,
-    key: Callable[[tuple[int, ...]], Hashable],
+    key: Callable[[tuple[int, ...]], Any],
     deadline: float | None = None,
     progress: Callable[[str], None] | None = None,
     label: str = "bound",
 ) -> Search:
     """Whether some arrangement of ``cards`` earns more than ``claim`` against ``opponent``.
 
-    ``claim`` is in the searching player's own terms: its margin, or its win
-    probability (draws count 1/2).  ``key`` ranks packets (larger is
-    stronger).  ``deadline`` is a :func:`time.monotonic` time.  See the module.
+    ``claim`` is in the searching player's own terms (its margin, or its win
+    probability with draws counting 1/2); ``key`` ranks packets (larger is
+    stronger); ``deadline`` is a :func:`time.monotonic` time; ``progress``
+    receives a line before the search and then at most every two seconds.
     """
     if payoff not in ("margin", "win"):
         raise ValueError(f"payoff {payoff!r} is not margin or win")
     started = time.monotonic()
-    problem = _Problem(points, payoff, cards, opponent, key)
-    scale = 2 * problem.common if problem.win else problem.common
-    threshold = math.floor(claim * scale)  # an integer value beats the claim iff it exceeds this
-    order = sorted(range(len(points)), key=lambda p: -points[p])  # heaviest first
-    clock = _Clock(deadline, progress, label)
-    state = {"nodes": 0, "arrangements": 0}
-    m = problem.tables[0].shape[1]
-    partial = np.zeros(m, dtype=problem.dtype)
-    everything = np.arange(len(problem.packets))
-    full = int(np.bitwise_or.reduce(problem.masks))
-    try:
-        found = _node(problem, order, 0, full, everything, partial, threshold, clock, state, True)
-    except _Timeout:
-        return Search("unfinished", None, state["nodes"], state["arrangements"], _since(started))
-    status = "checked" if found is None else "refuted"
-    return Search(status, found, state["nodes"], state["arrangements"], _since(started))
-
-
-def _since(started: float) -> float:
-    return time.monotonic() - started
-
-
-def _node(
-    problem: _Problem,
-    order: list[int],
-    depth: int,
-    left: int,
-    candidates: np.ndarray,
-    partial: np.ndarray,
-    threshold: int,
-    clock: _Clock,
-    state: dict[str, int],
-    root: bool,
-) -> Packets | None:
-    """A witness beating ``threshold`` below this node, or None (proven: none)."""
-    state["nodes"] += 1
-    clock.tick(state["nodes"])
-    n = len(order)
-    position = order[depth]
-    masks = problem.masks
-    if depth == n - 1:  # one packet left: the cards themselves
-        last = problem.complement(np.array([left], dtype=np.int64))
-        state["arrangements"] += 1
-        margins = partial + problem.tables[position][problem.classes[position][last]]
-        if int(problem.value(margins)[0]) > threshold:
-            return _witness({position: int(last[0])}, problem, n)
-        return None
-    mine = problem.tables[position][problem.classes[position][candidates]]  # (c, m)
-    if depth == n - 2:  # the last position takes the rest: score every split exactly
-        rest = order[n - 1]
-        other = problem.complement(left ^ masks[candidates])
-        margins = partial + mine + problem.tables[rest][problem.classes[rest][other]]
-        values = problem.value(margins)
-        state["arrangements"] += len(candidates)
-        best = int(np.argmax(values))
-        if int(values[best]) > threshold:
-            return _witness({position: int(candidates[best]), rest: int(other[best])}, problem, n)
-        return None
-    # The strongest packet within what each child leaves (see the module).
-    head = candidates[:_LOOKAHEAD]
-    apart = (masks[candidates][:, None] & masks[head][None, :]) == 0
-    first = apart.argmax(axis=1)
-    top = np.where(apart.any(axis=1), head[first], head[-1])
-    # Only one of the other positions can get it: the rest are at most the second level.
-    second = np.maximum(top, _second(problem, candidates))
-    rest = order[depth + 1 :]
-    size = len(problem.packets)
-    combo = (problem.classes[position][candidates] * size + top) * size + second
-    distinct, inverse = np.unique(combo, return_inverse=True)
-    cls, tops = np.divmod(distinct, size * size)
-    tops, seconds = np.divmod(tops, size)
-    margins = partial + problem.tables[position][cls]
-    gain = None
-    for p in rest:
-        low = problem.tables[p][problem.classes[p][seconds]]
-        margins = margins + low
-        extra = problem.tables[p][problem.classes[p][tops]] - low
-        gain = extra if gain is None else np.maximum(gain, extra)
-    bounds = problem.value(margins + gain)[inverse.ravel()]
-    alive = np.nonzero(bounds > threshold)[0]
-    alive = alive[np.argsort(-bounds[alive], kind="stable")]
-    if root:
-        clock.total = len(alive)
-    del mine
-    for i in alive.tolist():
-        chosen = int(candidates[i])
-        taken = masks[chosen]
-        below = candidates[(masks[candidates] & taken) == 0]
-        found = _node(
-            problem,
-            order,
-            depth + 1,
-            left ^ int(taken),
-            below,
-            partial + problem.tables[position][problem.classes[position][chosen]],
-            threshold,
-            clock,
-            state,
-            False,
+    search = _Thresholds(_Problem(points, payoff, cards, opponent, key), points, claim)
+    search.deadline, search.progress, search.label = deadline, progress, label
+    if progress is not None:
+        sizes = "/".join(str(search.levels[d][0].size) for d in range(len(points)))
+        progress(
+            f"{label}: {len(search.problem.packets)} packets against {len(opponent)} "
+            f"arrangements, {sizes} classes per position (heaviest first): at most "
+            f"{math.prod(search.levels[d][0].size for d in range(len(points) - 1))} "
+            "threshold vectors, far fewer explored"
         )
-        if found is not None:
-            packets = list(found)
-            packets[position] = problem.packets[chosen]
-            return tuple(packets)
-        if root:
-            clock.done += 1
-    return None
+    try:
+        found = search.node(0, np.zeros(search.problem.tables[0].shape[1], dtype=search.problem.dtype), ())
+    except _Timeout:
+        found, status = None, "unfinished"
+    else:
+        status = "checked" if found is None else "refuted"
+    return Search(status, found, search.nodes, search.checks, time.monotonic() - started)
 
 
-def _second(problem: _Problem, candidates: np.ndarray) -> int:
-    """An index into the sorted packets at most as strong as two disjoint packets can both be.
+class _Thresholds:
+    """The search over threshold vectors (see the module)."""
 
-    The first candidate disjoint from an earlier one; if none is among the first
-    :data:`_CHUNK`, the last of those (weaker or equal: a valid, looser level).
-    """
-    head = problem.masks[candidates[:_CHUNK]]
-    apart = np.tril((head[:, None] & head[None, :]) == 0, k=-1).any(axis=1)
-    found = np.nonzero(apart)[0]
-    return int(candidates[found[0] if found.size else len(head) - 1])
+    def __init__(self, problem: _Problem, points: Sequence[int], claim: Fraction) -> None:
+        self.problem = problem
+        self.threshold = math.floor(claim * (2 if problem.win else 1) * problem.common)
+        self.order = sorted(range(len(points)), key=lambda p: -points[p])  # heaviest first
+        self.levels = [problem.levels(p) for p in self.order]
+        self.known: dict[tuple[int, ...], tuple[tuple[int, int], ...] | None] = {}
+        self.deadline: float | None = None
+        # Packings found (packet index per depth) and limits found infeasible.
+        self._fits = np.zeros((0, len(self.order)), dtype=np.int64)
+        self._fails = np.zeros((0, len(self.order)), dtype=np.int64)
+        self.progress: Callable[[str], None] | None = None
+        self.label = ""
+        self.nodes = self.checks = 0
+        self.last = time.monotonic()
+        self.done = self.total = 0
 
+    def tick(self) -> None:
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise _Timeout
+        if self.progress is not None and now - self.last >= _REPORT_EVERY:
+            self.last = now
+            self.progress(
+                f"{self.label}: {self.done}/{self.total} classes of the first position done, "
+                f"{self.nodes} threshold vectors, {self.checks} packings searched"
+            )
 
-def _witness(chosen: dict[int, int], problem: _Problem, n: int) -> Packets:
-    """An arrangement with the chosen positions filled (the others filled by callers)."""
-    return tuple(problem.packets[chosen[p]] if p in chosen else () for p in range(n))
+    def node(self, depth: int, partial: np.ndarray, limits: tuple[int, ...]) -> Packets | None:
+        """A witness meeting ``limits`` (packet counts at the first depths) and more, or None."""
+        self.nodes += 1
+        self.tick()
+        problem, n = self.problem, len(self.order)
+        position = self.order[depth]
+        classes, counts = self.levels[depth]
+        if depth == n - 1:  # the lowest beating threshold: feasible exactly when any is
+            values = problem.value(partial + problem.tables[position][classes])
+            beating = np.nonzero(values > self.threshold)[0]  # a prefix: lower classes earn less
+            return None if beating.size == 0 else self.packing((*limits, int(counts[beating[-1]])))
+        # The highest class each later position reaches with these thresholds met.
+        reach = [self.highest(limits, d) for d in range(depth, n)]
+        rows = partial + problem.tables[position][classes[reach[0] :]]
+        for d in range(depth + 1, n):
+            rows = rows + problem.tables[self.order[d]][self.levels[d][0][reach[d - depth]]]
+        beating = reach[0] + np.nonzero(problem.value(rows) > self.threshold)[0]
+        if depth == 0:
+            self.total = beating.size
+        for i in beating.tolist():
+            step = problem.tables[position][classes[i]]
+            found = self.node(depth + 1, partial + step, (*limits, int(counts[i])))
+            if found is not None:
+                return found
+            if depth == 0:
+                self.done += 1
+        return None
+
+    def highest(self, limits: tuple[int, ...], depth: int) -> int:
+        """The index (in ``levels[depth]``) of the highest class packets meeting ``limits``
+        leave within reach at ``depth``: a binary search, feasibility being monotone."""
+        counts = self.levels[depth][1]
+        between = [0] * (depth - len(limits))
+        low, high = 0, counts.size - 1  # the lowest class (every packet) is always in reach
+        while low < high:
+            middle = (low + high) // 2
+            if self.packing((*limits, *between, int(counts[middle]))) is None:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    def packing(self, limits: tuple[int, ...]) -> Packets | None:
+        """Disjoint packets, the one at depth ``d`` among the first ``limits[d]``, or None.
+
+        A limit 0 leaves its depth free; with every depth limited the packets are the whole
+        holding.  The result is in position order, free positions empty.
+        """
+        if limits in self.known:
+            found = self.known[limits]
+        else:
+            found = self._dominated(limits)
+            if found is False:
+                self.checks += 1
+                held = sorted((d for d in range(len(limits)) if limits[d]), key=lambda d: limits[d])
+                cover = len(held) == len(self.order)
+                chosen = self._dfs([limits[d] for d in held], 0, 0, cover, set())
+                found = None if chosen is None else tuple(zip(held, chosen, strict=True))
+                self._remember(limits, found)
+            self.known[limits] = found
+        if found is None:
+            return None
+        packets: list[tuple[int, ...]] = [()] * len(self.order)
+        for d, i in found:
+            packets[self.order[d]] = self.problem.packets[i]
+        return tuple(packets)
+
+    def _dominated(self, limits: tuple[int, ...]) -> tuple[tuple[int, int], ...] | None | bool:
+        """A packing found before that meets ``limits``, None if limits at least as loose
+        were found infeasible, False if neither is known."""
+        n, wide = len(self.order), len(self.problem.packets) + 1
+        row = np.array([*(x or wide for x in limits), *[wide] * (n - len(limits))])
+        if self._fits.shape[0] and (hit := np.nonzero((self._fits < row).all(axis=1))[0]).size:
+            chosen = self._fits[hit[0]]
+            return tuple((d, int(chosen[d])) for d in range(len(limits)) if limits[d])
+        if self._fails.shape[0] and (row <= self._fails).all(axis=1).any():
+            return None
+        return False
+
+    def _remember(
+        self, limits: tuple[int, ...], found: tuple[tuple[int, int], ...] | None
+    ) -> None:
+        n, wide = len(self.order), len(self.problem.packets) + 1
+        if found is None:
+            row = np.array([*(x or wide for x in limits), *[wide] * (n - len(limits))])
+            self._fails = np.vstack([self._fails, row[None, :]])
+        else:
+            row = np.full(n, wide - 1)  # a position not chosen fits only a free limit
+            for d, i in found:
+                row[d] = i
+            self._fits = np.vstack([self._fits, row[None, :]])
+
+    def _dfs(
+        self, sizes: list[int], level: int, used: int, cover: bool, failed: set[tuple[int, int]]
+    ) -> list[int] | None:
+        """Packet indices below ``sizes[level:]``, disjoint from ``used`` and each other."""
+        if level == len(sizes):
+            return []
+        if (level, used) in failed:  # the same cards already failed for the same positions
+            return None
+        self.tick()
+        free = np.nonzero((self.problem.array[: sizes[level]] & used) == 0)[0]
+        if level == len(sizes) - 1:
+            return [int(free[0])] if free.size else None
+        if cover and level == len(sizes) - 2:  # the last packet is the cards left: all at once
+            rest = self.problem.find(self.problem.full ^ used ^ self.problem.array[free])
+            fits = np.nonzero(rest < sizes[level + 1])[0]
+            return [int(free[fits[0]]), int(rest[fits[0]])] if fits.size else None
+        for i in free.tolist():
+            found = self._dfs(sizes, level + 1, used | self.problem.masks[i], cover, failed)
+            if found is not None:
+                return [i, *found]
+        failed.add((level, used))
+        return None
