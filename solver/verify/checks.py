@@ -22,7 +22,7 @@ solver.errors.NotACertificateError: not a certificate: format is 'quintet-mixtur
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -204,11 +204,18 @@ def _exact(report: Report, name: str, stated: Fraction, actual: Fraction) -> Non
     report.checked.append(f"{name} = {actual} (~{float(actual):.12g}), exactly")
 
 
-def verify_document(document: Any, report: Report | None = None) -> Report:
+def verify_document(
+    document: Any,
+    report: Report | None = None,
+    *,
+    time_limit: float | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
     """Check the certificate ``document`` (parsed JSON); the report of what was checked.
 
     Raises :class:`NotACertificateError` when it is not one, :class:`VerificationError` at
-    the first check that fails.
+    the first check that fails.  ``time_limit`` and ``progress`` are the bound search's
+    (:func:`solver.verify.bounds.check_bounds`).
     """
     from solver.verify.bounds import check_bounds
 
@@ -235,7 +242,9 @@ def verify_document(document: Any, report: Report | None = None) -> Report:
     _exact(report, "value", fraction(document.get("value"), "value"), value)
     claims = {name: fraction(document.get(name), name) for name in ("lower", "upper")}
     _claims(report, game, strategies, best, value, claims)
-    check_bounds(report, game, holdings, strategies, claims)
+    check_bounds(
+        report, game, holdings, strategies, claims, time_limit=time_limit, progress=progress
+    )
     return report
 
 
