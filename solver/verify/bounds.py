@@ -73,9 +73,17 @@ def check_bounds(
         ("player1", "upper", strategies["player2"], claims["upper"]),
         ("player2", "lower", strategies["player1"], claims["lower"]),
     )
+    done: dict[tuple[frozenset[int], tuple[tuple[Fraction, Packets], ...], Fraction], str] = {}
     for half, (player, name, opponent, claim) in enumerate(sides, start=1):
         # Player 2 maximizes its own payoff: one minus player 1's win, or minus the margin.
         own = claim if player == "player1" else (1 - claim if game.payoff == "win" else -claim)
+        question = (holdings[player], tuple(opponent), own)
+        if question in done:  # a symmetric certificate asks the same question twice
+            report.checked.append(
+                f"{name}: no arrangement of {player} does better than {claim}: the same search "
+                f"as {done[question]}'s (the same cards against the same strategy and claim)"
+            )
+            continue
         result = search_bound(
             game.points,
             game.payoff,
@@ -100,6 +108,7 @@ def check_bounds(
         elif result.status == "refuted" and result.witness is not None:
             _refuted(report, game, opponent, claim, (player, name), holdings[player], result.witness)
         else:
+            done[question] = name
             report.checked.append(
                 f"{name}: no arrangement of {player} does better than {claim} against the "
                 f"other's strategy ({game.payoff} payoff): proven by an exhaustive search over "

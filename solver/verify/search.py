@@ -295,10 +295,13 @@ class _Thresholds:
             found = self._dominated(limits)
             if found is False:
                 self.checks += 1
-                held = sorted((d for d in range(len(limits)) if limits[d]), key=lambda d: limits[d])
+                held = {d: np.arange(x) for d, x in enumerate(limits) if x}
                 cover = len(held) == len(self.order)
-                chosen = self._dfs([limits[d] for d in held], 0, 0, cover, set())
-                found = None if chosen is None else tuple(zip(held, chosen, strict=True))
+                # With every depth limited the packets cover the holding: the one with the
+                # most candidates is found last, as the cards left.
+                last = max(held, key=lambda d: limits[d]) if cover else None
+                chosen = self._dfs(held, 0, last, set())
+                found = None if chosen is None else tuple(sorted(chosen.items()))
                 self._remember(limits, found)
             self.known[limits] = found
         if found is None:
@@ -334,24 +337,40 @@ class _Thresholds:
             self._fits = np.vstack([self._fits, row[None, :]])
 
     def _dfs(
-        self, sizes: list[int], level: int, used: int, cover: bool, failed: set[tuple[int, int]]
-    ) -> list[int] | None:
-        """Packet indices below ``sizes[level:]``, disjoint from ``used`` and each other."""
-        if level == len(sizes):
-            return []
-        if (level, used) in failed:  # the same cards already failed for the same positions
+        self,
+        levels: dict[int, np.ndarray],
+        used: int,
+        cover: int | None,
+        failed: set[tuple[tuple[int, ...], int]],
+    ) -> dict[int, int] | None:
+        """A packet for each depth in ``levels`` among its candidates, disjoint from ``used``
+        and each other (with ``cover``, the depth whose packet is the cards left), or None.
+
+        The depth with the fewest candidates is filled first, and the others' candidates
+        are filtered at once: a depth left without any fails the branch (forward checking).
+        """
+        if not levels:
+            return {}
+        state = (tuple(levels), used)
+        if state in failed:  # the same cards already failed for the same depths
             return None
         self.tick()
-        free = np.nonzero((self.problem.array[: sizes[level]] & used) == 0)[0]
-        if level == len(sizes) - 1:
-            return [int(free[0])] if free.size else None
-        if cover and level == len(sizes) - 2:  # the last packet is the cards left: all at once
-            rest = self.problem.find(self.problem.full ^ used ^ self.problem.array[free])
-            fits = np.nonzero(rest < sizes[level + 1])[0]
-            return [int(free[fits[0]]), int(rest[fits[0]])] if fits.size else None
-        for i in free.tolist():
-            found = self._dfs(sizes, level + 1, used | self.problem.masks[i], cover, failed)
+        problem = self.problem
+        if cover is not None and len(levels) == 2:  # the last packet is the cards left
+            (d, here), (e, there) = sorted(levels.items(), key=lambda item: item[0] == cover)
+            rest = problem.find(problem.full ^ used ^ problem.array[here])
+            # The cards left are disjoint from every packet chosen: a candidate if early enough.
+            fits = np.nonzero(rest <= there.max(initial=-1))[0]
+            return {d: int(here[fits[0]]), e: int(rest[fits[0]])} if fits.size else None
+        depth = min(levels, key=lambda d: levels[d].size)
+        for i in levels[depth].tolist():
+            mask = problem.masks[i]
+            others = {d: c[(problem.array[c] & mask) == 0] for d, c in levels.items() if d != depth}
+            if any(c.size == 0 for c in others.values()):
+                continue
+            found = self._dfs(others, used | mask, cover, failed)
             if found is not None:
-                return [i, *found]
-        failed.add((level, used))
+                found[depth] = i
+                return found
+        failed.add(state)
         return None
