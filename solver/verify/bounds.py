@@ -106,7 +106,9 @@ def check_bounds(
                 f"({searched}); not a failure: unknown"
             )
         elif result.status == "refuted" and result.witness is not None:
-            _refuted(report, game, opponent, claim, (player, name), holdings[player], result.witness)
+            _refuted(
+                report, game, opponent, claim, (player, name), holdings[player], result.witness
+            )
         else:
             done[question] = name
             report.checked.append(

@@ -77,6 +77,7 @@ __all__ = ["Search", "search_bound"]
 
 Packets = tuple[tuple[int, ...], ...]
 
+_UNKNOWN = "unknown"
 _REPORT_EVERY = 2.0
 """Seconds between progress lines."""
 
@@ -98,7 +99,7 @@ class Search:
     seconds: float
 
 
-class _Timeout(Exception):
+class _DeadlineError(Exception):
     pass
 
 
@@ -203,8 +204,10 @@ def search_bound(
             "threshold vectors, far fewer explored"
         )
     try:
-        found = search.node(0, np.zeros(search.problem.tables[0].shape[1], dtype=search.problem.dtype), ())
-    except _Timeout:
+        found = search.node(
+            0, np.zeros(search.problem.tables[0].shape[1], dtype=search.problem.dtype), ()
+        )
+    except _DeadlineError:
         found, status = None, "unfinished"
     else:
         status = "checked" if found is None else "refuted"
@@ -222,8 +225,7 @@ class _Thresholds:
         self.known: dict[tuple[int, ...], tuple[tuple[int, int], ...] | None] = {}
         self.deadline: float | None = None
         # Packings found (packet index per depth) and limits found infeasible.
-        self._fits = np.zeros((0, len(self.order)), dtype=np.int64)
-        self._fails = np.zeros((0, len(self.order)), dtype=np.int64)
+        self._fits, self._fails = _Rows(len(self.order)), _Rows(len(self.order))
         self.progress: Callable[[str], None] | None = None
         self.label = ""
         self.nodes = self.checks = 0
@@ -233,7 +235,7 @@ class _Thresholds:
     def tick(self) -> None:
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
-            raise _Timeout
+            raise _DeadlineError
         if self.progress is not None and now - self.last >= _REPORT_EVERY:
             self.last = now
             self.progress(
@@ -292,8 +294,10 @@ class _Thresholds:
         if limits in self.known:
             found = self.known[limits]
         else:
-            found = self._dominated(limits)
-            if found is False:
+            known = self._dominated(limits)
+            if not isinstance(known, str):
+                found = known
+            else:
                 self.checks += 1
                 held = {d: np.arange(x) for d, x in enumerate(limits) if x}
                 cover = len(held) == len(self.order)
@@ -311,30 +315,32 @@ class _Thresholds:
             packets[self.order[d]] = self.problem.packets[i]
         return tuple(packets)
 
-    def _dominated(self, limits: tuple[int, ...]) -> tuple[tuple[int, int], ...] | None | bool:
+    def _dominated(self, limits: tuple[int, ...]) -> tuple[tuple[int, int], ...] | str | None:
         """A packing found before that meets ``limits``, None if limits at least as loose
-        were found infeasible, False if neither is known."""
-        n, wide = len(self.order), len(self.problem.packets) + 1
-        row = np.array([*(x or wide for x in limits), *[wide] * (n - len(limits))])
-        if self._fits.shape[0] and (hit := np.nonzero((self._fits < row).all(axis=1))[0]).size:
-            chosen = self._fits[hit[0]]
-            return tuple((d, int(chosen[d])) for d in range(len(limits)) if limits[d])
-        if self._fails.shape[0] and (row <= self._fails).all(axis=1).any():
+        were found infeasible, :data:`_UNKNOWN` if neither is known."""
+        row = self._row(limits)
+        fits = self._fits.rows()
+        if fits.shape[0] and (hit := np.nonzero((fits < row).all(axis=1))[0]).size:
+            return tuple((d, int(fits[hit[0], d])) for d in range(len(limits)) if limits[d])
+        fails = self._fails.rows()
+        if fails.shape[0] and (row <= fails).all(axis=1).any():
             return None
-        return False
+        return _UNKNOWN
 
-    def _remember(
-        self, limits: tuple[int, ...], found: tuple[tuple[int, int], ...] | None
-    ) -> None:
-        n, wide = len(self.order), len(self.problem.packets) + 1
+    def _row(self, limits: tuple[int, ...]) -> np.ndarray:
+        """The limits at every depth, a free one as more than every packet index."""
+        wide = len(self.problem.packets) + 1
+        free = len(self.order) - len(limits)
+        return np.array([*(x or wide for x in limits), *[wide] * free], dtype=np.int64)
+
+    def _remember(self, limits: tuple[int, ...], found: tuple[tuple[int, int], ...] | None) -> None:
         if found is None:
-            row = np.array([*(x or wide for x in limits), *[wide] * (n - len(limits))])
-            self._fails = np.vstack([self._fails, row[None, :]])
+            self._fails.add(self._row(limits))
         else:
-            row = np.full(n, wide - 1)  # a position not chosen fits only a free limit
+            row = np.full(len(self.order), len(self.problem.packets))  # fits free limits only
             for d, i in found:
                 row[d] = i
-            self._fits = np.vstack([self._fits, row[None, :]])
+            self._fits.add(row)
 
     def _dfs(
         self,
@@ -374,3 +380,20 @@ class _Thresholds:
                 return found
         failed.add(state)
         return None
+
+
+class _Rows:
+    """Rows of integers, appended one at a time (the buffer doubles when full)."""
+
+    def __init__(self, width: int) -> None:
+        self._buffer = np.zeros((64, width), dtype=np.int64)
+        self._count = 0
+
+    def add(self, row: np.ndarray) -> None:
+        if self._count == self._buffer.shape[0]:
+            self._buffer = np.concatenate([self._buffer, np.zeros_like(self._buffer)])
+        self._buffer[self._count] = row
+        self._count += 1
+
+    def rows(self) -> np.ndarray:
+        return self._buffer[: self._count]
