@@ -15,7 +15,9 @@ bound ends in one of three ways:
   :class:`VerificationError` names it;
 * *not checked*: the time ran out first (``time_limit``, by default
   :data:`TIME_LIMIT` seconds for both bounds; the first may take half, the
-  second the rest).  A bound not proven is unknown, never false.
+  second the rest, and a symmetric certificate, whose two bounds are the same
+  question, searches once with all of it).  A bound not proven is unknown,
+  never false.
 
 >>> check_bounds(Report(), Game((7,), False, False, True, "win"), {}, {}, {}, time_limit=-1)
 Traceback (most recent call last):
@@ -73,15 +75,33 @@ def check_bounds(
         ("player1", "upper", strategies["player2"], claims["upper"]),
         ("player2", "lower", strategies["player1"], claims["lower"]),
     )
+    # Player 2 maximizes its own payoff: one minus player 1's win, or minus the margin.
+    owns = [
+        c if p == "player1" else (1 - c if game.payoff == "win" else -c) for p, _, _, c in sides
+    ]
+    questions = [
+        (holdings[p], tuple(o), own) for (p, _, o, _), own in zip(sides, owns, strict=True)
+    ]
+    # A symmetric certificate asks the same question twice: the one search may take it all.
+    shares = (1.0, 1.0) if questions[0] == questions[1] else (0.5, 1.0)
     done: dict[tuple[frozenset[int], tuple[tuple[Fraction, Packets], ...], Fraction], str] = {}
-    for half, (player, name, opponent, claim) in enumerate(sides, start=1):
-        # Player 2 maximizes its own payoff: one minus player 1's win, or minus the margin.
-        own = claim if player == "player1" else (1 - claim if game.payoff == "win" else -claim)
-        question = (holdings[player], tuple(opponent), own)
-        if question in done:  # a symmetric certificate asks the same question twice
+    unfinished: dict[
+        tuple[frozenset[int], tuple[tuple[Fraction, Packets], ...], Fraction], str
+    ] = {}
+    for (player, name, opponent, claim), own, question, share in zip(
+        sides, owns, questions, shares, strict=True
+    ):
+        if question in done:
             report.checked.append(
                 f"{name}: no arrangement of {player} does better than {claim}: the same search "
                 f"as {done[question]}'s (the same cards against the same strategy and claim)"
+            )
+            continue
+        if question in unfinished:
+            report.unverified.append(
+                f"{name}: that no arrangement of {player} does better than claimed: the same "
+                f"question as {unfinished[question]}'s, which the search did not finish in time; "
+                "not a failure: unknown"
             )
             continue
         result = search_bound(
@@ -91,7 +111,7 @@ def check_bounds(
             opponent,
             own,
             key=game.key,
-            deadline=started + budget * half / 2,
+            deadline=started + budget * share,
             progress=progress,
             label=f"{name}: {player}'s best response",
         )
@@ -100,6 +120,7 @@ def check_bounds(
             f"{result.seconds:.1f} s"
         )
         if result.status == "unfinished":
+            unfinished[question] = name
             report.unverified.append(
                 f"{name}: that no arrangement of {player} does better than claimed: the search "
                 f"reached its time limit ({budget:g} s for both bounds) before finishing "
