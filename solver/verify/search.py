@@ -146,9 +146,9 @@ class _Problem:
             at = np.searchsorted(distinct, ranks)[None, :]  # where each b_j's key is
             under, tie = np.divmod(np.arange(2 * distinct.size + 1)[:, None], 2)
             signs = np.where(at < under, 1, np.where((at == under) & (tie == 1), 0, -1))
-            table = (weight * signs).astype(self.dtype)
+            table = weight * signs.astype(np.int64)  # margins are small: int64 always
             if not self.win:  # the margin is a sum over positions: one number per class
-                table = (table @ self.q).reshape(-1, 1)
+                table = (table.astype(self.dtype) @ self.q).reshape(-1, 1)
             self.tables.append(table)
         if not self.win:
             self.q = np.ones(1, dtype=self.dtype)
@@ -204,9 +204,7 @@ def search_bound(
             "threshold vectors, far fewer explored"
         )
     try:
-        found = search.node(
-            0, np.zeros(search.problem.tables[0].shape[1], dtype=search.problem.dtype), ()
-        )
+        found = search.node(0, np.zeros_like(search.problem.tables[0][0]), ())
     except _DeadlineError:
         found, status = None, "unfinished"
     else:

@@ -85,6 +85,19 @@ def test_the_search_finds_the_exact_maximum_of_small_games(n, seed, payoff):
     assert below.status == "refuted" and game.against(below.witness, opponent) == best
 
 
+@pytest.mark.parametrize("payoff", ["margin", "win"])
+def test_probabilities_beyond_int64_are_exact(payoff):
+    """A common denominator of 3^80: the search's integers are Python's, still exact."""
+    game, mine, opponent = _random_case(7, 2, payoff)
+    tiny = Fraction(1, 3**80)
+    opponent = [(opponent[0][0] - tiny, opponent[0][1]), *opponent[1:], (tiny, opponent[0][1])]
+    best = _brute_best(game, mine, opponent)
+    args = (game.points, payoff, mine, opponent)
+    assert search_bound(*args, best, key=game.key).status == "checked"
+    refuted = search_bound(*args, best - tiny / 7, key=game.key)
+    assert refuted.status == "refuted" and game.against(refuted.witness, opponent) == best
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("payoff", ["margin", "win"])
 @pytest.mark.parametrize("seed", range(3))
