@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from solver.errors import VerificationError
 from solver.verify.checks import Game, Packets, Report, Strategy
-from solver.verify.search import search_bound
+from solver.verify.search import Search, search_bound
 
 __all__ = ["TIME_LIMIT", "check_bounds", "scipy_available"]
 
@@ -50,6 +52,21 @@ def scipy_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One bound: whose arrangements, against which strategy, the claim (player 1's payoff)
+    and the same claim in the player's own terms (what the search maximizes)."""
+
+    player: str
+    name: str
+    opponent: Strategy
+    claim: Fraction
+    own: Fraction
+
+    def question(self, holdings: dict[str, frozenset[int]]) -> tuple[Any, ...]:
+        return (holdings[self.player], tuple(self.opponent), self.own)
 
 
 def check_bounds(
@@ -71,86 +88,89 @@ def check_bounds(
     if not budget > 0:
         raise ValueError(f"time_limit {budget:g} is not a positive number of seconds")
     started = time.monotonic()
-    sides = (
-        ("player1", "upper", strategies["player2"], claims["upper"]),
-        ("player2", "lower", strategies["player1"], claims["lower"]),
-    )
+    upper, lower = claims["upper"], claims["lower"]
     # Player 2 maximizes its own payoff: one minus player 1's win, or minus the margin.
-    owns = [
-        c if p == "player1" else (1 - c if game.payoff == "win" else -c) for p, _, _, c in sides
-    ]
-    questions = [
-        (holdings[p], tuple(o), own) for (p, _, o, _), own in zip(sides, owns, strict=True)
-    ]
+    sides = (
+        _Side("player1", "upper", strategies["player2"], upper, upper),
+        _Side("player2", "lower", strategies["player1"], lower, _own(game, lower)),
+    )
     # A symmetric certificate asks the same question twice: the one search may take it all.
-    shares = (1.0, 1.0) if questions[0] == questions[1] else (0.5, 1.0)
-    done: dict[tuple[frozenset[int], tuple[tuple[Fraction, Packets], ...], Fraction], str] = {}
-    unfinished: dict[
-        tuple[frozenset[int], tuple[tuple[Fraction, Packets], ...], Fraction], str
-    ] = {}
-    for (player, name, opponent, claim), own, question, share in zip(
-        sides, owns, questions, shares, strict=True
-    ):
-        if question in done:
-            report.checked.append(
-                f"{name}: no arrangement of {player} does better than {claim}: the same search "
-                f"as {done[question]}'s (the same cards against the same strategy and claim)"
-            )
-            continue
-        if question in unfinished:
-            report.unverified.append(
-                f"{name}: that no arrangement of {player} does better than claimed: the same "
-                f"question as {unfinished[question]}'s, which the search did not finish in time; "
-                "not a failure: unknown"
-            )
+    symmetric = sides[0].question(holdings) == sides[1].question(holdings)
+    asked: dict[tuple[Any, ...], tuple[str, str]] = {}
+    for side, share in zip(sides, (1.0 if symmetric else 0.5, 1.0), strict=True):
+        question = side.question(holdings)
+        if question in asked:
+            _repeated(report, side, *asked[question])
             continue
         result = search_bound(
             game.points,
             game.payoff,
-            holdings[player],
-            opponent,
-            own,
+            holdings[side.player],
+            side.opponent,
+            side.own,
             key=game.key,
             deadline=started + budget * share,
             progress=progress,
-            label=f"{name}: {player}'s best response",
+            label=f"{side.name}: {side.player}'s best response",
         )
-        searched = (
-            f"{result.nodes} threshold vectors, {result.feasibility} packings searched, "
-            f"{result.seconds:.1f} s"
+        asked[question] = (side.name, result.status)
+        _settle(report, game, side, holdings[side.player], result, budget)
+
+
+def _own(game: Game, claim: Fraction) -> Fraction:
+    return 1 - claim if game.payoff == "win" else -claim
+
+
+def _repeated(report: Report, side: _Side, first: str, status: str) -> None:
+    """The second bound of a symmetric certificate: the first's answer."""
+    if status == "checked":
+        report.checked.append(
+            f"{side.name}: no arrangement of {side.player} does better than {side.claim}: the "
+            f"same search as {first}'s (the same cards against the same strategy and claim)"
         )
-        if result.status == "unfinished":
-            unfinished[question] = name
-            report.unverified.append(
-                f"{name}: that no arrangement of {player} does better than claimed: the search "
-                f"reached its time limit ({budget:g} s for both bounds) before finishing "
-                f"({searched}); not a failure: unknown"
-            )
-        elif result.status == "refuted" and result.witness is not None:
-            _refuted(
-                report, game, opponent, claim, (player, name), holdings[player], result.witness
-            )
-        else:
-            done[question] = name
-            report.checked.append(
-                f"{name}: no arrangement of {player} does better than {claim} against the "
-                f"other's strategy ({game.payoff} payoff): proven by an exhaustive search over "
-                f"class thresholds, in integers ({searched})"
-            )
+    else:
+        report.unverified.append(
+            f"{side.name}: that no arrangement of {side.player} does better than claimed: the "
+            f"same question as {first}'s, which the search did not finish in time; not a "
+            "failure: unknown"
+        )
+
+
+def _settle(
+    report: Report,
+    game: Game,
+    side: _Side,
+    holding: frozenset[int],
+    result: Search,
+    budget: float,
+) -> None:
+    """Report what the search established about one bound (a refutation raises)."""
+    searched = (
+        f"{result.nodes} threshold vectors, {result.feasibility} packings searched, "
+        f"{result.seconds:.1f} s"
+    )
+    if result.status == "unfinished":
+        report.unverified.append(
+            f"{side.name}: that no arrangement of {side.player} does better than claimed: the "
+            f"search reached its time limit ({budget:g} s for both bounds) before finishing "
+            f"({searched}); not a failure: unknown"
+        )
+    elif result.status == "refuted" and result.witness is not None:
+        _refuted(report, game, side, holding, result.witness)
+    else:
+        report.checked.append(
+            f"{side.name}: no arrangement of {side.player} does better than {side.claim} "
+            f"against the other's strategy ({game.payoff} payoff): proven by an exhaustive "
+            f"search over class thresholds, in integers ({searched})"
+        )
 
 
 def _refuted(
-    report: Report,
-    game: Game,
-    opponent: Strategy,
-    claim: Fraction,
-    side: tuple[str, str],
-    holding: frozenset[int],
-    witness: Packets,
+    report: Report, game: Game, side: _Side, holding: frozenset[int], witness: Packets
 ) -> None:
     """The search's witness, checked legal and scored again in exact fractions: the claim is
     false if it beats it."""
-    player, name = side
+    player, name, opponent, claim = side.player, side.name, side.opponent, side.claim
     cards = [c for packet in witness for c in packet]
     legal = len(witness) == len(game.points) and all(len(p) == 5 for p in witness)
     if not (legal and len(set(cards)) == len(cards) and set(cards) == holding):
