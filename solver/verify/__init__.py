@@ -6,7 +6,7 @@ keeps it so).  It ranks hands by its own short sort-based rule written from
 ``docs/rules.md`` (:mod:`solver.verify.ranking`), computes in exact rational
 arithmetic (:mod:`fractions`) and checks the best-response bounds by a method
 the solver does not use (:mod:`solver.verify.bounds`: an exhaustive search
-over class thresholds, :mod:`solver.verify.search`, in integers, for both
+over the classes of packets, :mod:`solver.verify.search`, in integers, for both
 payoffs and any number of positions).  The checks and their order are in
 :mod:`solver.verify.checks`.
 """

@@ -3,7 +3,7 @@
 A certificate claims that no arrangement of player 1 earns more than
 ``upper`` against player 2's strategy, and none of player 2 holds player 1
 below ``lower``.  Each claim is checked by :func:`solver.verify.search.search_bound`,
-an exhaustive search over *class thresholds* (the module explains why what it
+an exhaustive search over the *classes* of packets (the module explains why what it
 prunes holds no better arrangement), for both payoffs and every number of
 positions, in integers: there is no floating point in any decision.  Each
 bound ends in one of three ways:
@@ -146,7 +146,7 @@ def _settle(
 ) -> None:
     """Report what the search established about one bound (a refutation raises)."""
     searched = (
-        f"{result.nodes} threshold vectors, {result.feasibility} packings searched, "
+        f"{result.nodes} class vectors, {result.feasibility} packings searched, "
         f"{result.seconds:.1f} s"
     )
     if result.status == "unfinished":
@@ -161,7 +161,7 @@ def _settle(
         report.checked.append(
             f"{side.name}: no arrangement of {side.player} does better than {side.claim} "
             f"against the other's strategy ({game.payoff} payoff): proven by an exhaustive "
-            f"search over class thresholds, in integers ({searched})"
+            f"search over classes, in integers ({searched})"
         )
 
 

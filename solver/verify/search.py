@@ -1,4 +1,4 @@
-"""An exact best response to a mixed strategy: a search over class thresholds.
+"""An exact best response to a mixed strategy: a search over the classes of packets.
 
 Against the other player's mixed strategy ``y = {(q_j, b_j)}`` an
 arrangement ``a`` meets ``b_j`` with the margin
@@ -16,31 +16,34 @@ classes, non-decreasing in each (a stronger packet wins or ties more), and
 the packets of class at least ``c`` at ``p`` are a prefix of the holding's
 packets sorted strongest first.
 
-**The search.**  Positions are taken heaviest first.  A node fixes a
-*threshold* ``t_p`` for the first positions: "the packet at ``p`` has class at
-least ``t_p``".  It is explored only if
+**The search.**  Positions are taken heaviest first.  A node fixes the class
+of the packet at each of the first positions (exactly: a range of the sorted
+packets).  It is explored only if
 
-* its optimistic value exceeds the claim: ``V`` of the thresholds, with every
-  later position at the best class any packet of the holding reaches there.
-  By monotonicity no arrangement meeting the thresholds earns more; and
-* it is *feasible*: disjoint packets of the holding meet the thresholds (a
-  depth-first search over the prefixes of the sorted packets, fewest
-  candidates first; the cards left over can always be split into packets).
+* *feasible*: disjoint packets of the holding have these classes (a
+  depth-first search, fewest candidates first; the cards left over can always
+  be split into packets); and
+* its optimistic value exceeds the claim: ``V`` of the fixed classes, with
+  every later position at the highest class it *reaches*, the highest ``t``
+  such that disjoint packets have the fixed classes and one of class at least
+  ``t`` there (a binary search: a packet of class at least ``t`` has class at
+  least every lower one, so reaching is monotone).  By monotonicity no
+  arrangement below the node earns more.
 
-At a position the thresholds are tried from the highest class down; the
-optimistic values fall, so the first one at most the claim ends the loop,
-and once one is feasible so are all lower ones (a packet meeting a threshold
-meets every lower one).  At the last position only the lowest threshold
-whose value exceeds the claim is tested: if it is infeasible so are the
-higher ones, and if it is feasible, the packets found meet thresholds worth
-more than the claim, so they do too (monotonicity): a witness.
+At a position the classes are tried from the highest reached down; the
+optimistic values fall, so the first one at most the claim ends the loop.
+At the last position a *threshold* is enough: only the lowest class whose
+value exceeds the claim is tested, as "class at least that": if no packets
+meet it none meet a higher one, and if some do, they earn more than the
+claim (monotonicity): a witness.
 
 **Why "none found" is a proof.**  Let ``a`` beat the claim, with classes
-``x``.  At each depth ``x_p`` passes the value test (the optimistic value is
-at least ``V(x) > claim``) and the feasibility test (``a`` meets it), so the
-search descends along ``x`` to the last position, where the lowest threshold
-beating the claim is at most ``x_n`` and ``a`` shows it feasible: a witness is
-returned.  Hence when none is, no arrangement beats the claim.
+``x``.  At each depth but the last, ``x_p`` is reached (``a`` meets the fixed
+classes and has ``x_p`` there), passes the value test (the optimistic value
+is at least ``V(x) > claim``) and its child is feasible (``a`` again), so the
+search descends along ``x`` to the last position, where the lowest beating
+threshold is at most ``x_n`` and ``a`` meets it: a witness is returned.
+Hence when none is, no arrangement beats the claim.
 
 **Exactness.**  Probabilities are integers over their common denominator
 ``D``, and values integers (margins, or ``2 g`` for the win payoff) compared
@@ -76,6 +79,8 @@ import numpy as np
 __all__ = ["Search", "search_bound"]
 
 Packets = tuple[tuple[int, ...], ...]
+Limits = tuple[tuple[int, int], ...]
+"""Per depth, the range of the sorted packets allowed there; ``(0, 0)``: any."""
 
 _UNKNOWN = "unknown"
 _REPORT_EVERY = 2.0
@@ -89,7 +94,7 @@ class Search:
     ``status`` is ``"checked"`` (no arrangement beats the claim: proven),
     ``"refuted"`` (``witness`` beats it by the search's integers; the caller
     scores it again) or ``"unfinished"`` (the deadline came first).  ``nodes``
-    counts threshold vectors explored, ``feasibility`` the packings searched.
+    counts class vectors explored, ``feasibility`` the packings searched.
     """
 
     status: str
@@ -193,7 +198,7 @@ def search_bound(
     if payoff not in ("margin", "win"):
         raise ValueError(f"payoff {payoff!r} is not margin or win")
     started = time.monotonic()
-    search = _Thresholds(_Problem(points, payoff, cards, opponent, key), points, claim)
+    search = _Classes(_Problem(points, payoff, cards, opponent, key), points, claim)
     search.deadline, search.progress, search.label = deadline, progress, label
     if progress is not None:
         sizes = "/".join(str(search.levels[d][0].size) for d in range(len(points)))
@@ -201,7 +206,7 @@ def search_bound(
             f"{label}: {len(search.problem.packets)} packets against {len(opponent)} "
             f"arrangements, {sizes} classes per position (heaviest first): at most "
             f"{math.prod(search.levels[d][0].size for d in range(len(points) - 1))} "
-            "threshold vectors, far fewer explored"
+            "class vectors, far fewer explored"
         )
     try:
         found = search.node(0, np.zeros_like(search.problem.tables[0][0]), ())
@@ -212,18 +217,19 @@ def search_bound(
     return Search(status, found, search.nodes, search.checks, time.monotonic() - started)
 
 
-class _Thresholds:
-    """The search over threshold vectors (see the module)."""
+class _Classes:
+    """The search over class vectors (see the module)."""
 
     def __init__(self, problem: _Problem, points: Sequence[int], claim: Fraction) -> None:
         self.problem = problem
         self.threshold = math.floor(claim * (2 if problem.win else 1) * problem.common)
         self.order = sorted(range(len(points)), key=lambda p: -points[p])  # heaviest first
         self.levels = [problem.levels(p) for p in self.order]
-        self.known: dict[tuple[int, ...], tuple[tuple[int, int], ...] | None] = {}
+        self.known: dict[Limits, tuple[tuple[int, int], ...] | None] = {}
         self.deadline: float | None = None
         # Packings found (packet index per depth) and limits found infeasible.
-        self._fits, self._fails = _Rows(len(self.order)), _Rows(len(self.order))
+        self._fits = _Rows(len(self.order))
+        self._fail_lows, self._fail_highs = _Rows(len(self.order)), _Rows(len(self.order))
         self.progress: Callable[[str], None] | None = None
         self.label = ""
         self.nodes = self.checks = 0
@@ -238,21 +244,25 @@ class _Thresholds:
             self.last = now
             self.progress(
                 f"{self.label}: {self.done}/{self.total} classes of the first position done, "
-                f"{self.nodes} threshold vectors, {self.checks} packings searched"
+                f"{self.nodes} class vectors, {self.checks} packings searched"
             )
 
-    def node(self, depth: int, partial: np.ndarray, limits: tuple[int, ...]) -> Packets | None:
-        """A witness meeting ``limits`` (packet counts at the first depths) and more, or None."""
+    def node(self, depth: int, partial: np.ndarray, limits: Limits) -> Packets | None:
+        """A witness meeting ``limits`` (at the first depths) and more, or None."""
         self.nodes += 1
         self.tick()
+        if limits and self.packing(limits) is None:  # no packets of these exact classes
+            return None
         problem, n = self.problem, len(self.order)
         position = self.order[depth]
         classes, counts = self.levels[depth]
         if depth == n - 1:  # the lowest beating threshold: feasible exactly when any is
             values = problem.value(partial + problem.tables[position][classes])
             beating = np.nonzero(values > self.threshold)[0]  # a prefix: lower classes earn less
-            return None if beating.size == 0 else self.packing((*limits, int(counts[beating[-1]])))
-        # The highest class each later position reaches with these thresholds met.
+            if beating.size == 0:
+                return None
+            return self.packing((*limits, (0, int(counts[beating[-1]]))))
+        # The highest class each later position reaches with these classes met.
         reach = [self.highest(limits, d) for d in range(depth, n)]
         rows = partial + problem.tables[position][classes[reach[0] :]]
         for d in range(depth + 1, n):
@@ -261,33 +271,35 @@ class _Thresholds:
         if depth == 0:
             self.total = beating.size
         for i in beating.tolist():
+            exact = (int(counts[i - 1]) if i else 0, int(counts[i]))  # the packets of class i
             step = problem.tables[position][classes[i]]
-            found = self.node(depth + 1, partial + step, (*limits, int(counts[i])))
+            found = self.node(depth + 1, partial + step, (*limits, exact))
             if found is not None:
                 return found
             if depth == 0:
                 self.done += 1
         return None
 
-    def highest(self, limits: tuple[int, ...], depth: int) -> int:
+    def highest(self, limits: Limits, depth: int) -> int:
         """The index (in ``levels[depth]``) of the highest class packets meeting ``limits``
         leave within reach at ``depth``: a binary search, feasibility being monotone."""
         counts = self.levels[depth][1]
-        between = [0] * (depth - len(limits))
+        between: Limits = ((0, 0),) * (depth - len(limits))
         low, high = 0, counts.size - 1  # the lowest class (every packet) is always in reach
         while low < high:
             middle = (low + high) // 2
-            if self.packing((*limits, *between, int(counts[middle]))) is None:
+            if self.packing((*limits, *between, (0, int(counts[middle])))) is None:
                 low = middle + 1
             else:
                 high = middle
         return low
 
-    def packing(self, limits: tuple[int, ...]) -> Packets | None:
-        """Disjoint packets, the one at depth ``d`` among the first ``limits[d]``, or None.
+    def packing(self, limits: Limits) -> Packets | None:
+        """Disjoint packets, the one at depth ``d`` among packets ``limits[d][0]`` (included)
+        to ``limits[d][1]`` (excluded) of the sorted list, or None.
 
-        A limit 0 leaves its depth free; with every depth limited the packets are the whole
-        holding.  The result is in position order, free positions empty.
+        A limit ``(0, 0)`` leaves its depth free; with every depth limited the packets are
+        the whole holding.  The result is in position order, free positions empty.
         """
         if limits in self.known:
             found = self.known[limits]
@@ -297,12 +309,9 @@ class _Thresholds:
                 found = known
             else:
                 self.checks += 1
-                held = {d: np.arange(x) for d, x in enumerate(limits) if x}
-                cover = len(held) == len(self.order)
-                # With every depth limited the packets cover the holding: the one with the
-                # most candidates is found last, as the cards left.
-                last = max(held, key=lambda d: limits[d]) if cover else None
-                chosen = self._dfs(held, 0, last, set())
+                held = {d: (lo, hi) for d, (lo, hi) in enumerate(limits) if hi}
+                # With every depth limited the packets cover the holding.
+                chosen = self._dfs(held, 0, len(held) == len(self.order), set())
                 found = None if chosen is None else tuple(sorted(chosen.items()))
                 self._remember(limits, found)
             self.known[limits] = found
@@ -313,27 +322,33 @@ class _Thresholds:
             packets[self.order[d]] = self.problem.packets[i]
         return tuple(packets)
 
-    def _dominated(self, limits: tuple[int, ...]) -> tuple[tuple[int, int], ...] | str | None:
+    def _dominated(self, limits: Limits) -> tuple[tuple[int, int], ...] | str | None:
         """A packing found before that meets ``limits``, None if limits at least as loose
         were found infeasible, :data:`_UNKNOWN` if neither is known."""
-        row = self._row(limits)
+        low, high = self._rows(limits)
         fits = self._fits.rows()
-        if fits.shape[0] and (hit := np.nonzero((fits < row).all(axis=1))[0]).size:
-            return tuple((d, int(fits[hit[0], d])) for d in range(len(limits)) if limits[d])
-        fails = self._fails.rows()
-        if fails.shape[0] and (row <= fails).all(axis=1).any():
+        if fits.shape[0]:
+            hit = np.nonzero(((fits >= low) & (fits < high)).all(axis=1))[0]
+            if hit.size:
+                chosen = fits[hit[0]]
+                return tuple((d, int(chosen[d])) for d in range(len(limits)) if limits[d][1])
+        lows, highs = self._fail_lows.rows(), self._fail_highs.rows()
+        if lows.shape[0] and ((low >= lows) & (high <= highs)).all(axis=1).any():
             return None
         return _UNKNOWN
 
-    def _row(self, limits: tuple[int, ...]) -> np.ndarray:
-        """The limits at every depth, a free one as more than every packet index."""
+    def _rows(self, limits: Limits) -> tuple[np.ndarray, np.ndarray]:
+        """The limits at every depth as arrays; a free depth is 0 to past every index."""
         wide = len(self.problem.packets) + 1
-        free = len(self.order) - len(limits)
-        return np.array([*(x or wide for x in limits), *[wide] * free], dtype=np.int64)
+        pairs = [(lo, hi) if hi else (0, wide) for lo, hi in limits]
+        pairs += [(0, wide)] * (len(self.order) - len(limits))
+        return np.array([a for a, _ in pairs]), np.array([b for _, b in pairs])
 
-    def _remember(self, limits: tuple[int, ...], found: tuple[tuple[int, int], ...] | None) -> None:
+    def _remember(self, limits: Limits, found: tuple[tuple[int, int], ...] | None) -> None:
         if found is None:
-            self._fails.add(self._row(limits))
+            low, high = self._rows(limits)
+            self._fail_lows.add(low)
+            self._fail_highs.add(high)
         else:
             row = np.full(len(self.order), len(self.problem.packets))  # fits free limits only
             for d, i in found:
@@ -342,37 +357,49 @@ class _Thresholds:
 
     def _dfs(
         self,
-        levels: dict[int, np.ndarray],
+        levels: dict[int, tuple[int, int]],
         used: int,
-        cover: int | None,
+        cover: bool,
         failed: set[tuple[tuple[int, ...], int]],
     ) -> dict[int, int] | None:
-        """A packet for each depth in ``levels`` among its candidates, disjoint from ``used``
-        and each other (with ``cover``, the depth whose packet is the cards left), or None.
+        """A packet for each depth in ``levels`` (a range of the sorted packets), disjoint
+        from ``used`` and each other (with ``cover``, the cards left are the last one)."""
+        return self._search(
+            {d: np.arange(lo, hi) for d, (lo, hi) in levels.items()}, levels, used, cover, failed
+        )
 
-        The depth with the fewest candidates is filled first, and the others' candidates
-        are filtered at once: a depth left without any fails the branch (forward checking).
-        """
-        if not levels:
+    def _search(
+        self,
+        candidates: dict[int, np.ndarray],
+        ranges: dict[int, tuple[int, int]],
+        used: int,
+        cover: bool,
+        failed: set[tuple[tuple[int, ...], int]],
+    ) -> dict[int, int] | None:
+        """The depth with the fewest candidates is filled first, and the others'
+        candidates filtered at once: one left empty fails the branch (forward checking)."""
+        if not candidates:
             return {}
-        state = (tuple(levels), used)
+        state = (tuple(candidates), used)
         if state in failed:  # the same cards already failed for the same depths
             return None
         self.tick()
         problem = self.problem
-        if cover is not None and len(levels) == 2:  # the last packet is the cards left
-            (d, here), (e, there) = sorted(levels.items(), key=lambda item: item[0] == cover)
+        if cover and len(candidates) == 2:  # the last packet is the cards left: all at once
+            (d, here), (e, _) = sorted(candidates.items(), key=lambda item: item[1].size)
+            low, high = ranges[e]
             rest = problem.find(problem.full ^ used ^ problem.array[here])
-            # The cards left are disjoint from every packet chosen: a candidate if early enough.
-            fits = np.nonzero(rest <= there.max(initial=-1))[0]
+            fits = np.nonzero((rest >= low) & (rest < high))[0]
             return {d: int(here[fits[0]]), e: int(rest[fits[0]])} if fits.size else None
-        depth = min(levels, key=lambda d: levels[d].size)
-        for i in levels[depth].tolist():
+        depth = min(candidates, key=lambda d: candidates[d].size)
+        for i in candidates[depth].tolist():
             mask = problem.masks[i]
-            others = {d: c[(problem.array[c] & mask) == 0] for d, c in levels.items() if d != depth}
+            others = {
+                d: c[(problem.array[c] & mask) == 0] for d, c in candidates.items() if d != depth
+            }
             if any(c.size == 0 for c in others.values()):
                 continue
-            found = self._dfs(others, used | mask, cover, failed)
+            found = self._search(others, ranges, used | mask, cover, failed)
             if found is not None:
                 found[depth] = i
                 return found

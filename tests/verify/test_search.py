@@ -174,7 +174,7 @@ def test_a_tiny_time_limit_reports_both_bounds_not_checked():
     assert all("not a failure" in line for line in report.unverified)
     assert "time limit" in report.unverified[0]
     # One line before each bound says what it will search.
-    assert [line.split(":")[0] for line in lines if "threshold vectors" in line][:2] == [
+    assert [line.split(":")[0] for line in lines if "class vectors" in line][:2] == [
         "upper",
         "lower",
     ]
