@@ -5,8 +5,7 @@ Run from the repository root::
     python benchmarks/bench_certificate.py [--deals 20] [--seed 1] [--positions 2] [--markdown]
 
 Seeded deals of reduced games (``--positions`` 2 or 3: position points (6, 7) or
-(5, 6, 7); the verifier's win-payoff check enumerates every arrangement, so it
-stops at 3), of each discard mode and payoff.  Per deal, in one process (as
+(5, 6, 7); full deals are bench_verify.py's), of each discard mode and payoff.  Per deal, in one process (as
 ``quintet equilibrium --certificate`` runs): the solve (frontiers included: the
 frontier cache is cleared first), then the certificate
 (:func:`solver.equilibria.certificate.certificate`, on the solve's cached
@@ -83,8 +82,8 @@ def table(rows: list[dict], title: str) -> h.Table:
         )
     out.notes = [
         "certificate added: the certificate's time over the solve's, the median of the ratios",
-        "verify: quintet verify's check of the certificate (MILP by HiGHS for margin, "
-        "enumeration for win), JSON parsing included",
+        "verify: quintet verify's check of the certificate (the exact best-response search "
+        "for both payoffs), JSON parsing included",
         "mean support: arrangements per player in the certificate",
     ]
     return out

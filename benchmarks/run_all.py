@@ -46,6 +46,8 @@ BENCHMARKS = [
      "--repeat 3 --deals 2"),
     ("Certificates: verify and the certificate's cost", "bench_certificate.py",
      "--deals 20 --positions 3", "--deals 3"),
+    ("quintet verify on full deals: the exact best-response search", "bench_verify.py",
+     "--deals 20", "--deals 2 --time-limit 60"),
 ]  # fmt: skip
 
 

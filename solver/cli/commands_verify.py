@@ -29,12 +29,10 @@ from solver.errors import (
     CertificateLimitError,
     FileError,
     NotACertificateError,
-    UsageError,
     VerificationError,
 )
 from solver.util.files import read_text_limited
 from solver.verify import verify_document
-from solver.verify.bounds import scipy_available
 from solver.verify.limits import MAX_PAIRS, parse_json
 
 __all__ = ["COMMANDS", "EXIT_FAILED", "EXIT_UNCHECKED", "MAX_CERTIFICATE_BYTES", "VerifyOutput"]
@@ -90,11 +88,6 @@ def _load(path: str) -> Any:
 
 def _verify(args: argparse.Namespace) -> VerifyOutput:
     document = _load(args.file)
-    if isinstance(document, dict) and document.get("payoff") == "margin" and not scipy_available():
-        raise UsageError(
-            "quintet: error: verify needs scipy for the margin payoff's MILP: "
-            "pip install 'quintet-solver[verify]'"
-        )
     progress, shown = Progress(), []
 
     def show(line: str) -> None:

@@ -1,13 +1,13 @@
 """``quintet verify``: checking a certificate without trusting the solver.
 
 This package shares no code with the solver: it imports only the standard
-library, numpy and scipy (an import-linter contract in ``pyproject.toml``
+library and numpy (an import-linter contract in ``pyproject.toml``
 keeps it so).  It ranks hands by its own short sort-based rule written from
 ``docs/rules.md`` (:mod:`solver.verify.ranking`), computes in exact rational
-arithmetic (:mod:`fractions`) and checks the best-response bounds by methods
-the solver does not use (:mod:`solver.verify.bounds`: a MILP solved by HiGHS
-through scipy for the margin payoff, enumeration of every arrangement for
-the win payoff of reduced games).  The checks and their order are in
+arithmetic (:mod:`fractions`) and checks the best-response bounds by a method
+the solver does not use (:mod:`solver.verify.bounds`: an exhaustive search
+over the classes of packets, :mod:`solver.verify.search`, in integers, for both
+payoffs and any number of positions).  The checks and their order are in
 :mod:`solver.verify.checks`.
 """
 

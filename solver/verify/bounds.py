@@ -1,64 +1,63 @@
-"""That no arrangement does better than a certificate claims, by methods the solver does not use.
+"""That no arrangement does better than a certificate claims: an exact best-response search.
 
-**Margin payoff: a MILP.**  Against a fixed mixed strategy ``y`` the margin
-is a sum over positions: the packet ``P`` at position ``p`` earns
-``c(P, p) = w_p (y_p(below P) - y_p(above P))`` whatever the other packets
-are.  A best response is therefore an exact cover of the holding by one
-packet per position maximizing ``sum c``: a 0/1 program over every five-card
-packet (53,130 for 25 cards) at every position, with one equation per card
-and one per position, solved by HiGHS (``scipy.optimize.milp``).  HiGHS works
-in floating point, so its answer is checked rather than trusted:
+A certificate claims that no arrangement of player 1 earns more than
+``upper`` against player 2's strategy, and none of player 2 holds player 1
+below ``lower``.  Each claim is checked by :func:`solver.verify.search.search_bound`,
+an exhaustive search over the *classes* of packets (the module explains why what it
+prunes holds no better arrangement), for both payoffs and every number of
+positions, in integers: there is no floating point in any decision.  Each
+bound ends in one of three ways:
 
-* the arrangement it returns is checked to be a legal cover and scored again
-  in exact fractions; if it earns more than claimed, the claim is false;
-* its proven dual bound must be at most the claim plus :data:`TOLERANCE`
-  (relative to the points at stake).  This is the one statement that rests on
-  floating point: no arrangement earns more than the claim plus HiGHS's
-  tolerance.  The report says so.
-* if HiGHS stops at its time limit (:data:`TIME_LIMIT`) before proving the
-  bound, the bound is reported as *not checked* (unknown), not as false: a
-  failure is only ever a proof that the claim is wrong.
+* *checked*: the search proved that no arrangement does better (the report
+  says how much it searched, and how long it took);
+* *failed*: it found an arrangement doing better; the arrangement is checked
+  legal and scored again in exact fractions (:meth:`Game.against`), and
+  :class:`VerificationError` names it;
+* *not checked*: the time ran out first (``time_limit``, by default
+  :data:`TIME_LIMIT` seconds for both bounds; the first may take half, the
+  second the rest, and a symmetric certificate, whose two bounds are the same
+  question, searches once with all of it).  A bound not proven is unknown,
+  never false.
 
-**Win payoff.**  The value is not a sum over positions.  With at most three
-positions every arrangement is enumerated (756,756 for 15 cards) and scored
-against the other's strategy in exact integers (units of the probabilities'
-common denominator): the bound is checked exactly.  With four or five
-positions (10^9 to 6.2·10^14 arrangements) the bound over all arrangements is
-*not* checked; the report says so, and what is checked exactly is the
-strategies, the value and the best responses' payoffs.
+>>> check_bounds(Report(), Game((7,), False, False, True, "win"), {}, {}, {}, time_limit=-1)
+Traceback (most recent call last):
+    ...
+ValueError: time_limit -1 is not a positive number of seconds
 """
 
 from __future__ import annotations
 
-import math
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
 from typing import Any
 
-import numpy as np
-
 from solver.errors import VerificationError
-from solver.verify.checks import Game, Report, Strategy, by_position
+from solver.verify.checks import Game, Packets, Report, Strategy
+from solver.verify.search import Search, search_bound
 
-__all__ = ["TOLERANCE", "check_bounds", "scipy_available"]
+__all__ = ["TIME_LIMIT", "check_bounds"]
 
-TOLERANCE = 1e-7
-"""HiGHS's dual bound may exceed a claim by this times the points at stake."""
-_ENUMERATED_POSITIONS = 3
 TIME_LIMIT = 600.0
-"""Seconds HiGHS may take for one bound; a bound not proven by then is reported as not
-checked (unknown), never as a failure."""
-_LIMIT = 1  # scipy.optimize.milp's status: the iteration or time limit was reached
+"""Seconds for both bounds when no ``time_limit`` is given; a bound not proven by then is
+reported as not checked (unknown), never as a failure."""
+_RANKS, _SUITS = "789TJQKA", "cdhs"
 
 
-def scipy_available() -> bool:
-    """Whether scipy (the ``verify`` extra) is installed."""
-    try:
-        import scipy.optimize  # noqa: F401
-    except ImportError:
-        return False
-    return True
+@dataclass(frozen=True)
+class _Side:
+    """One bound: whose arrangements, against which strategy, the claim (player 1's payoff)
+    and the same claim in the player's own terms (what the search maximizes)."""
+
+    player: str
+    name: str
+    opponent: Strategy
+    claim: Fraction
+    own: Fraction
+
+    def question(self, holdings: dict[str, frozenset[int]]) -> tuple[Any, ...]:
+        return (holdings[self.player], tuple(self.opponent), self.own)
 
 
 def check_bounds(
@@ -71,188 +70,116 @@ def check_bounds(
     time_limit: float | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> None:
-    """Check that neither player can do better than ``claims`` say (see the module)."""
+    """Check that neither player can do better than ``claims`` say (see the module).
+
+    ``time_limit``: seconds for both bounds (default :data:`TIME_LIMIT`); ``progress``
+    receives a line before each bound and then at most every two seconds.
+    """
+    budget = TIME_LIMIT if time_limit is None else time_limit
+    if not budget > 0:
+        raise ValueError(f"time_limit {budget:g} is not a positive number of seconds")
+    started = time.monotonic()
+    upper, lower = claims["upper"], claims["lower"]
+    # Player 2 maximizes its own payoff: one minus player 1's win, or minus the margin.
     sides = (
-        ("player1", "upper", strategies["player2"], claims["upper"]),
-        ("player2", "lower", strategies["player1"], claims["lower"]),
+        _Side("player1", "upper", strategies["player2"], upper, upper),
+        _Side("player2", "lower", strategies["player1"], lower, _own(game, lower)),
     )
-    for player, name, opponent, claim in sides:
-        if game.payoff == "margin":
-            # Player 2 maximizes its own margin, -u.
-            own = claim if player == "player1" else -claim
-            _milp_bound(report, game, holdings[player], opponent, own, player, name)
-        elif len(game.points) <= _ENUMERATED_POSITIONS:
-            _enumerated_bound(report, game, holdings[player], opponent, claim, player, name)
-        else:
-            report.unverified.append(
-                f"{name}: that no arrangement of {player} does better than claimed "
-                f"(win payoff, {len(game.points)} positions: too many arrangements to "
-                "enumerate, and not a sum over positions)"
-            )
+    # A symmetric certificate asks the same question twice: the one search may take it all.
+    symmetric = sides[0].question(holdings) == sides[1].question(holdings)
+    asked: dict[tuple[Any, ...], tuple[str, str]] = {}
+    for side, share in zip(sides, (1.0 if symmetric else 0.5, 1.0), strict=True):
+        question = side.question(holdings)
+        if question in asked:
+            _repeated(report, side, *asked[question])
+            continue
+        result = search_bound(
+            game.points,
+            game.payoff,
+            holdings[side.player],
+            side.opponent,
+            side.own,
+            key=game.key,
+            deadline=started + budget * share,
+            progress=progress,
+            label=f"{side.name}: {side.player}'s best response",
+        )
+        asked[question] = (side.name, result.status)
+        _settle(report, game, side, holdings[side.player], result, budget)
 
 
-def _dense(keys: list[tuple[int, ...]]) -> tuple[dict[tuple[int, ...], int], int]:
-    order = sorted(set(keys))
-    return {k: i for i, k in enumerate(order)}, len(order)
+def _own(game: Game, claim: Fraction) -> Fraction:
+    return 1 - claim if game.payoff == "win" else -claim
 
 
-def _packets(holding: frozenset[int]) -> list[tuple[int, ...]]:
-    return list(combinations(sorted(holding), 5))
+def _repeated(report: Report, side: _Side, first: str, status: str) -> None:
+    """The second bound of a symmetric certificate: the first's answer."""
+    if status == "checked":
+        report.checked.append(
+            f"{side.name}: no arrangement of {side.player} does better than {side.claim}: the "
+            f"same search as {first}'s (the same cards against the same strategy and claim)"
+        )
+    else:
+        report.unverified.append(
+            f"{side.name}: that no arrangement of {side.player} does better than claimed: the "
+            f"same question as {first}'s, which the search did not finish in time; not a "
+            "failure: unknown"
+        )
 
 
-def _coefficients(game: Game, packets: list[tuple[int, ...]], opponent: Strategy) -> np.ndarray:
-    """``c[p, i]``: what packet ``i`` earns at position ``p`` (own margin), as floats."""
-    keys = [game.key(p) for p in packets]
-    rows = []
-    for position, weight in enumerate(game.points):
-        theirs = by_position(opponent, game, position)
-        rank, size = _dense(keys + [k for _, k in theirs])
-        mass = np.zeros(size + 1)
-        for q, k in theirs:
-            mass[rank[k]] += float(q)
-        below = np.concatenate(([0.0], np.cumsum(mass)))[:-1]  # mass strictly below
-        above = mass.sum() - below - mass
-        mine = np.array([rank[k] for k in keys])
-        rows.append(weight * (below[mine] - above[mine]))
-    return np.array(rows)
-
-
-def _solve_cover(packets: list[tuple[int, ...]], cards: list[int], c: np.ndarray, n: int) -> Any:
-    """HiGHS's best exact cover of ``cards`` by one packet per position, values ``c``."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import coo_matrix
-
-    count = len(packets)
-    slot = {card: i for i, card in enumerate(cards)}
-    members = np.array([[slot[x] for x in p] for p in packets])  # (count, 5)
-    columns = np.arange(n * count)
-    card_rows = np.tile(members, (n, 1)).ravel()  # each card used once
-    position_rows = len(cards) + columns // count  # each position filled once
-    rows = np.concatenate([card_rows, position_rows])
-    cols = np.concatenate([np.repeat(columns, 5), columns])
-    matrix = coo_matrix((np.ones(rows.size), (rows, cols)), shape=(len(cards) + n, n * count))
-    return milp(
-        -c.ravel(),
-        constraints=LinearConstraint(matrix.tocsr(), 1, 1),
-        integrality=np.ones(n * count),
-        bounds=Bounds(0, 1),
-        options={"mip_rel_gap": 0.0, "time_limit": TIME_LIMIT},
-    )
-
-
-def _milp_bound(
+def _settle(
     report: Report,
     game: Game,
+    side: _Side,
     holding: frozenset[int],
-    opponent: Strategy,
-    claim: Fraction,
-    player: str,
-    name: str,
+    result: Search,
+    budget: float,
 ) -> None:
-    """Margin: HiGHS's best arrangement is re-scored exactly; its bound is compared."""
-    packets = _packets(holding)
-    n, count = len(game.points), len(packets)
-    result = _solve_cover(packets, sorted(holding), _coefficients(game, packets, opponent), n)
-    cards = sorted(holding)
-    if result.x is None and result.status == _LIMIT:
-        report.unverified.append(
-            f"{name}: {player}'s best margin against the other's strategy: HiGHS reached its "
-            f"time limit of {TIME_LIMIT:g} s before finding any cover (not a failure: unknown)"
-        )
-        return
-    if result.x is None:
-        raise VerificationError(f"{name}: HiGHS found no cover for {player} ({result.message})")
-    chosen = result.x.reshape(n, count).argmax(axis=1)
-    found = tuple(packets[i] for i in chosen.tolist())
-    if sorted(x for p in found for x in p) != cards:
-        raise VerificationError(
-            f"{name}: HiGHS's answer for {player} is not a cover of the holding"
-        )
-    exact = (
-        game.against(found, opponent)
-        if player == "player1"
-        else -game.against(found, opponent, first=False)
+    """Report what the search established about one bound (a refutation raises)."""
+    searched = (
+        f"{result.nodes} class vectors, {result.feasibility} packings searched, "
+        f"{result.seconds:.1f} s"
     )
-    if exact > claim:
-        raise VerificationError(
-            f"{name}: {player} has an arrangement earning {exact} (~{float(exact):.12g}) "
-            f"against the other's strategy, more than the claimed {claim}"
-        )
-    bound = -float(result.mip_dual_bound)
-    slack = TOLERANCE * sum(game.points)
-    if result.status == _LIMIT and bound > float(claim) + slack:
-        # No arrangement found earns more, but none is proven not to: unknown, not false.
+    if result.status == "unfinished":
         report.unverified.append(
-            f"{name}: {player}'s best margin against the other's strategy: HiGHS reached its "
-            f"time limit of {TIME_LIMIT:g} s with its bound at {bound:.12g}, above the claim "
-            f"{claim}; the best arrangement it found earns {exact} <= {claim}"
+            f"{side.name}: that no arrangement of {side.player} does better than claimed: the "
+            f"search reached its time limit ({budget:g} s for both bounds) before finishing "
+            f"({searched}); not a failure: unknown"
         )
-        return
-    if result.status not in (0, _LIMIT) or bound > float(claim) + slack:
-        raise VerificationError(
-            f"{name}: HiGHS bounds {player}'s best only at {bound:.12g}, above {claim} "
-            f"({result.message})"
+    elif result.status == "refuted" and result.witness is not None:
+        _refuted(report, game, side, holding, result.witness)
+    else:
+        report.checked.append(
+            f"{side.name}: no arrangement of {side.player} does better than {side.claim} "
+            f"against the other's strategy ({game.payoff} payoff): proven by an exhaustive "
+            f"search over classes, in integers ({searched})"
         )
-    report.checked.append(
-        f"{name}: {player}'s best margin against the other's strategy, by MILP over "
-        f"{count} packets x {n} positions (HiGHS): its optimum, scored again exactly, earns "
-        f"{exact} <= {claim}; its proven bound {bound:.12g} is within {slack:.1g} of the claim"
-    )
 
 
-def _arrangements(holding: frozenset[int], n: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
-    """Every packet of the holding, and every arrangement as packet indices (M, n)."""
-    packets = _packets(holding)
-    masks = np.array([sum(1 << (c % 64) for c in p) for p in packets], dtype=np.uint64)
-    full = np.uint64(np.bitwise_or.reduce(masks))
-    order = np.argsort(masks)
-
-    def complement(used: np.ndarray) -> np.ndarray:
-        return order[np.searchsorted(masks[order], full ^ used)]
-
-    if n == 1:
-        return packets, np.zeros((1, 1), dtype=np.int64)
-    if n == 2:
-        first = np.arange(len(packets))
-        return packets, np.stack([first, complement(masks[first])], axis=1)
-    i, j = np.nonzero((masks[:, None] & masks[None, :]) == 0)
-    return packets, np.stack([i, j, complement(masks[i] | masks[j])], axis=1)
-
-
-def _enumerated_bound(
-    report: Report,
-    game: Game,
-    holding: frozenset[int],
-    opponent: Strategy,
-    claim: Fraction,
-    player: str,
-    name: str,
+def _refuted(
+    report: Report, game: Game, side: _Side, holding: frozenset[int], witness: Packets
 ) -> None:
-    """Win, few positions: every arrangement scored exactly (integers over a common denominator)."""
-    n = len(game.points)
-    packets, chosen = _arrangements(holding, n)
-    keys = [game.key(p) for p in packets]
-    theirs = [[game.key(b[p]) for p in range(n)] for _, b in opponent]
-    rank, _ = _dense(keys + [k for row in theirs for k in row])
-    mine = np.array([rank[k] for k in keys], dtype=np.int64)[chosen]  # (M, n)
-    common = math.lcm(*(q.denominator for q, _ in opponent))
-    dtype: Any = np.int64 if common < 2**52 else object
-    values = np.zeros(mine.shape[0], dtype=dtype)
-    sign = 1 if player == "player1" else -1  # player 1's margin
-    for (q, _), row in zip(opponent, theirs, strict=True):
-        margin = np.zeros(mine.shape[0], dtype=np.int64)
-        for p, weight in enumerate(game.points):
-            margin += weight * np.sign(mine[:, p] - rank[row[p]])
-        values += (q.numerator * (common // q.denominator)) * (1 + np.sign(sign * margin))
-    # values are player 1's payoff times 2 * common.
-    best = int(values.max()) if player == "player1" else int(values.min())
-    exact = Fraction(best, 2 * common)
+    """The search's witness, checked legal and scored again in exact fractions: the claim is
+    false if it beats it."""
+    player, name, opponent, claim = side.player, side.name, side.opponent, side.claim
+    cards = [c for packet in witness for c in packet]
+    legal = len(witness) == len(game.points) and all(len(p) == 5 for p in witness)
+    if not (legal and len(set(cards)) == len(cards) and set(cards) == holding):
+        report.unverified.append(f"{name}: the search's answer for {player} is not an arrangement")
+        return
+    exact = game.against(witness, opponent, first=player == "player1")  # player 1's payoff
+    codes = " / ".join(" ".join(_code(c) for c in packet) for packet in witness)
     if (player == "player1" and exact > claim) or (player == "player2" and exact < claim):
         raise VerificationError(
-            f"{name}: {player} has an arrangement giving player 1 {exact} "
+            f"{name}: {player}'s arrangement {codes} gives player 1 {exact} "
             f"(~{float(exact):.12g}) against the other's strategy, beyond the claimed {claim}"
         )
-    report.checked.append(
-        f"{name}: all {mine.shape[0]} arrangements of {player} scored exactly against the "
-        f"other's strategy: the best gives player 1 {exact}, within the claim {claim}"
+    # The search's integers and the exact fractions disagree: a bug, not a proof either way.
+    report.unverified.append(
+        f"{name}: the search's arrangement {codes} of {player}, scored again exactly, gives "
+        f"player 1 {exact}, within the claim {claim}: the bound is unknown"
     )
+
+
+def _code(card: int) -> str:
+    return _RANKS[card // 4] + _SUITS[card % 4]

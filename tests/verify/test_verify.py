@@ -24,6 +24,8 @@ REDUCED = {
     "mirror2": Rules(position_points=(6, 7)),
     "independent2": Rules(position_points=(6, 7), discard_mode="independent"),
     "independent3": Rules(position_points=(5, 6, 7), discard_mode="independent"),
+    "mirror": Rules(),  # the full game, for tests/verify/test_search.py
+    "independent": Rules(discard_mode="independent"),
 }
 
 
@@ -136,7 +138,7 @@ def test_a_changed_best_response_payoff_is_caught(player):
 @pytest.mark.parametrize("payoff", ["margin", "win"])
 @pytest.mark.parametrize("side", ["upper", "lower"])
 def test_the_bound_check_finds_a_better_arrangement(payoff, side):
-    """A claim tighter than the truth by 1e-9: MILP (margin) or enumeration (win) refutes it."""
+    """A claim tighter than the truth by 1e-9: the search finds an arrangement refuting it."""
     from solver.verify.bounds import check_bounds
     from solver.verify.checks import Report, _game, _holdings, _strategy
 
@@ -193,12 +195,9 @@ def test_the_equilibrium_command_writes_a_certificate(tmp_path, capsys):
     assert doc["format"] == "quintet-certificate/1" and doc["holdings"]["player1"]
 
 
-def test_a_bound_not_proven_in_time_is_not_checked_not_failed(monkeypatch):
-    """HiGHS stopped by its time limit: the bound is reported unknown (exit 0), never false."""
-    import solver.verify.bounds as bounds
-
-    monkeypatch.setattr(bounds, "TIME_LIMIT", 1e-6)
-    report = verify_document(_document("independent3", "margin", 0))
+def test_a_bound_not_proven_in_time_is_not_checked_not_failed():
+    """The search stopped by its time limit: the bound is reported unknown (exit 0), never false."""
+    report = verify_document(_document("independent3", "margin", 0), time_limit=1e-6)
     limited = [line for line in report.unverified if "time limit" in line]
-    assert limited, report.unverified
-    assert all("best margin" in line for line in limited)
+    assert len(limited) == 2, report.unverified
+    assert not any(line.startswith(("upper:", "lower:")) for line in report.checked)
