@@ -208,10 +208,12 @@ def _distinct(images: np.ndarray) -> np.ndarray:
     """The distinct arrangements among ``images`` ``(m, packets, 5)``, in lexicographic order."""
     if images.shape[0] == 1:
         return images
-    flat = images.reshape(images.shape[0], -1)
-    flat = flat[np.lexsort(flat.T[::-1])]
-    keep = np.r_[True, (flat[1:] != flat[:-1]).any(axis=1)]
-    return flat[keep].reshape(-1, *images.shape[1:])
+    # Two images are one arrangement when their packets hold the same cards, in whatever
+    # order (a relabelling that swaps two suits within a packet keeps the packet).
+    cards = np.sort(images, axis=-1).reshape(images.shape[0], -1)
+    order = np.lexsort(cards.T[::-1])
+    keep = np.r_[True, (cards[order][1:] != cards[order][:-1]).any(axis=1)]
+    return images[order[keep]]
 
 
 def _framed(mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules) -> _Player:
