@@ -125,6 +125,19 @@ def _print_json(payload: Any) -> None:
     print(to_json(payload))
 
 
+def _check_output_options(args: argparse.Namespace) -> None:
+    """``--json`` where a command has no document is an error; ``--lang`` with it a warning."""
+    if args.command == "play" and args.json:
+        raise UsageError("quintet play: --json is not available in the interactive game")
+    if args.command == "train" and args.json:  # it would print text, not a document
+        raise UsageError(
+            "quintet train: --json is not available in the interactive series "
+            "(--history FILE.jsonl keeps its records as JSON)"
+        )
+    if args.json and args.lang != "en":
+        print("quintet: warning: --lang applies to the human output, not --json", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``quintet`` with ``argv``; return the exit status.
 
@@ -143,17 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser(argv)
         args = parser.parse_args(argv)
         flags = args.flags
-        if args.command == "play" and args.json:
-            raise UsageError("quintet play: --json is not available in the interactive game")
-        if args.command == "train" and args.json:  # it would print text, not a document
-            raise UsageError(
-                "quintet train: --json is not available in the interactive series "
-                "(--history FILE.jsonl keeps its records as JSON)"
-            )
-        if args.json and args.lang != "en":
-            print(
-                "quintet: warning: --lang applies to the human output, not --json", file=sys.stderr
-            )
+        _check_output_options(args)
         handler: Callable[[argparse.Namespace], Any] = args.handler
         output = handler(args)
     except UsageError as error:
