@@ -10,20 +10,8 @@ import time
 
 import pytest
 
-from solver.game.deal import deal
-from solver.game.rules import Rules
-from solver.models.heuristics import greedy_arrangement
 from tests.support.cli import CLI, one_line_error, quintet
-
-
-def _history(path, deals: int) -> None:
-    rules = Rules()
-    with path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["seed", "arrangement"])
-        for seed in range(deals):
-            laid = greedy_arrangement(deal(seed, rules).holdings[0], rules)
-            writer.writerow([seed, laid.format(ascii=True)])
+from tests.support.cli import write_history as _history
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -11,7 +11,6 @@ it either.
 from __future__ import annotations
 
 import contextlib
-import csv
 import os
 import signal
 import subprocess
@@ -21,10 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.game.deal import deal
-from solver.game.rules import Rules
-from solver.models.heuristics import greedy_arrangement
-from tests.support.cli import CLI
+from tests.support.cli import CLI, write_history
 
 pytestmark = [
     pytest.mark.slow,
@@ -72,16 +68,6 @@ def _wait_for(condition, what: str) -> None:
         time.sleep(0.05)
 
 
-def _history(path: Path, deals: int) -> None:
-    rules = Rules()
-    with path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["seed", "arrangement"])
-        for seed in range(deals):
-            laid = greedy_arrangement(deal(seed, rules).holdings[0], rules)
-            writer.writerow([seed, laid.format(ascii=True)])
-
-
 def _command(name: str, tmp_path: Path) -> tuple[list[str], int]:
     """The command line, and how many processes it starts once its workers run."""
     if name == "tournament":
@@ -94,7 +80,7 @@ def _command(name: str, tmp_path: Path) -> tuple[list[str], int]:
         return [*CLI, "book", "build", "--book", str(tmp_path / "b.sqlite"), "--deals",
                 "5000", "--jobs", "2"], 2  # fmt: skip
     history = tmp_path / "h.csv"
-    _history(history, 400)
+    write_history(history, 400)
     return [*CLI, "analyze", str(history), "--no-book", "--jobs", "2"], 2
 
 

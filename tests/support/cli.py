@@ -29,3 +29,20 @@ def one_line_error(process: subprocess.CompletedProcess, fragment: str, status: 
 def environment(**changes: str) -> dict[str, str]:
     """This process's environment with ``changes``."""
     return {**os.environ, **changes}
+
+
+def write_history(path, deals: int) -> None:
+    """A CSV history of ``deals`` seeded deals, each laid out by the greedy arranger."""
+    import csv
+
+    from solver.game.deal import deal
+    from solver.game.rules import Rules
+    from solver.models.heuristics import greedy_arrangement
+
+    rules = Rules()
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["seed", "arrangement"])
+        for seed in range(deals):
+            laid = greedy_arrangement(deal(seed, rules).holdings[0], rules)
+            writer.writerow([seed, laid.format(ascii=True)])
