@@ -88,10 +88,10 @@ def _load(path: str) -> Any:
 
 def _verify(args: argparse.Namespace) -> VerifyOutput:
     document = _load(args.file)
-    progress, shown = Progress(), []
+    progress, last = Progress(), {"line": ""}  # the last line, ended after the search
 
     def show(line: str) -> None:
-        shown.append(line)
+        last["line"] = line
         progress.show(line, final=False)
 
     try:
@@ -107,8 +107,8 @@ def _verify(args: argparse.Namespace) -> VerifyOutput:
         payload = {"verified": False, "status": "failed", "failure": str(error)}
         return VerifyOutput(f"FAILED: {error}", payload, EXIT_FAILED)
     finally:
-        if shown:  # the last progress line stays, ended (on a terminal: its newline)
-            progress.show(shown[-1], final=True)
+        if last["line"]:  # it stays, ended (on a terminal: its newline)
+            progress.show(last["line"], final=True)
     if report.complete:
         head, status, code = f"{args.file}: verified", "verified", 0
     else:
