@@ -65,6 +65,10 @@ player, players, Player, PLAYER_NAMES, describe_player
     The named computer players (:mod:`solver.play.players`).
 run_tournament, TournamentConfig, TournamentResult
     Tournaments (:func:`solver.play.tournament.run`).
+exploitability, Exploitability
+    The exact exploitability of any policy of a deal or of several
+    (:mod:`solver.agents.exploitability`; the OpenSpiel, PettingZoo and
+    Gymnasium interfaces are in :mod:`solver.agents`).
 
 Examples
 --------
@@ -99,6 +103,7 @@ from solver.util.language import Lang
 from solver.version import __version__
 
 if TYPE_CHECKING:  # the lazy names, for type checkers (tests/test_public_api.py keeps them in step)
+    from solver.agents.exploitability import Exploitability, exploitability
     from solver.analysis.grade import Grade, Verdict, grade
     from solver.analysis.house_search import (
         HOUSE_FAMILY,
@@ -237,6 +242,9 @@ _LAZY: dict[str, str] = {
     "TournamentConfig": "solver.play.tournament",
     "TournamentResult": "solver.play.tournament",
     "run_tournament": "solver.play.tournament:run",
+    # agents
+    "Exploitability": "solver.agents.exploitability",
+    "exploitability": "solver.agents.exploitability",
 }
 
 
@@ -275,6 +283,7 @@ __all__ = [
     "Engine",
     "EquilibriumResult",
     "EquilibriumSource",
+    "Exploitability",
     "Frontier",
     "GameResult",
     "Grade",
@@ -311,6 +320,7 @@ __all__ = [
     "default_book_path",
     "describe_player",
     "expected_value",
+    "exploitability",
     "format_cards",
     "frontier_best_response",
     "grade",

@@ -33,9 +33,11 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
+from solver.equilibria.equilibrium import EquilibriumResult, solve
 from solver.equilibria.payoff import Payoff, parse_payoff
 from solver.errors import SolverError
 from solver.game.arrangement import Arrangement
@@ -44,7 +46,7 @@ from solver.game.rules import Rules, rules_or_default
 from solver.response.frontier import Frontier, cached_frontier
 from solver.util.checks import check_instance
 
-__all__ = ["MAX_MATRIX_CELLS", "AgentDeal", "agent_deals"]
+__all__ = ["MAX_MATRIX_CELLS", "AgentDeal", "agent_deals", "equilibrium_of", "returns_of"]
 
 # A payoff matrix is written down only up to this many cells (float64: 400 MB);
 # the full game's frontiers (tens of thousands each) need best responses instead.
@@ -134,14 +136,9 @@ class AgentDeal:
 
     def returns(self, action0: int, action1: int, payoff: Payoff | str) -> tuple[float, float]:
         """Both players' payoffs when player 0 plays ``action0`` and player 1 ``action1``."""
-        payoff = parse_payoff(payoff)
         first = self.strengths(0)[self.check_action(0, action0)]
         second = self.strengths(1)[self.check_action(1, action1)]
-        margin = float(np.sign(first - second) @ np.asarray(self.rules.position_points))
-        if payoff is Payoff.MARGIN:
-            return margin, -margin
-        win = 0.5 if margin == 0 else float(margin > 0)
-        return win, 1.0 - win
+        return returns_of(first, second, self.rules, payoff)
 
     def matrix(self, payoff: Payoff | str) -> np.ndarray:
         """Player 0's payoff matrix ``(n0, n1)`` (small frontiers only: reduced rules).
@@ -165,6 +162,40 @@ class AgentDeal:
         return (np.sign(margin) + 1.0) / 2.0
 
 
+def returns_of(
+    first: np.ndarray, second: np.ndarray, rules: Rules, payoff: Payoff | str
+) -> tuple[float, float]:
+    """Both players' payoffs when their packets have the strengths ``first`` and ``second``.
+
+    >>> returns_of(np.array([5, 9]), np.array([6, 1]), Rules(position_points=(6, 7)), "win")
+    (1.0, 0.0)
+    """
+    payoff = parse_payoff(payoff)
+    margin = float(np.sign(np.asarray(first) - second) @ np.asarray(rules.position_points))
+    if payoff is Payoff.MARGIN:
+        return margin, -margin
+    win = 0.5 if margin == 0 else float(margin > 0)
+    return win, 1.0 - win
+
+
+def equilibrium_of(game: AgentDeal, payoff: Payoff | str) -> EquilibriumResult:
+    """The deal's certified equilibrium (not the canonical one: any will do here), kept.
+
+    >>> result = equilibrium_of(AgentDeal.dealt(1, Rules(position_points=(5, 6, 7))), "margin")
+    >>> result.value, result.upper - result.lower <= 1e-9
+    (0.0, True)
+    """
+    first, second = game.deal.holdings
+    return _equilibrium(first, second, game.rules, parse_payoff(payoff))
+
+
+@lru_cache(maxsize=256)
+def _equilibrium(
+    first: tuple[int, ...], second: tuple[int, ...], rules: Rules, payoff: Payoff
+) -> EquilibriumResult:
+    return solve(first, second, rules, payoff, canonical=False, ranges=False)
+
+
 def agent_deals(seeds: int | Iterable[int], rules: Rules | None = None) -> tuple[AgentDeal, ...]:
     """The deals of ``seeds`` (one seed or several), checked.
 
@@ -176,7 +207,7 @@ def agent_deals(seeds: int | Iterable[int], rules: Rules | None = None) -> tuple
     solver.errors.SolverError: seeds: no deal given
     """
     rules = rules_or_default(rules)
-    chosen: Sequence[int] = [seeds] if isinstance(seeds, numbers.Integral) else list(seeds)
+    chosen: Sequence[int] = [int(seeds)] if isinstance(seeds, (int, np.integer)) else list(seeds)
     if not chosen:
         raise SolverError("seeds: no deal given", argument="seeds")
     return tuple(AgentDeal.dealt(seed, rules) for seed in chosen)
@@ -185,4 +216,4 @@ def agent_deals(seeds: int | Iterable[int], rules: Rules | None = None) -> tuple
 def _player(player: object) -> int:
     if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
         raise SolverError(f"player {player!r} is not 0 or 1", argument="player")
-    return int(player)  # type: ignore[call-overload]
+    return 1 if player == 1 else 0
