@@ -69,6 +69,9 @@ exploitability, Exploitability
     The exact exploitability of any policy of a deal or of several
     (:mod:`solver.agents.exploitability`; the OpenSpiel, PettingZoo and
     Gymnasium interfaces are in :mod:`solver.agents`).
+learning_curves, summarize_curves, CurvePoint, CurveSummary
+    OpenSpiel's learning algorithms scored exactly, beside double oracle
+    (:mod:`solver.agents.learning`; needs the ``agents`` extra).
 
 Examples
 --------
@@ -104,6 +107,8 @@ from solver.version import __version__
 
 if TYPE_CHECKING:  # the lazy names, for type checkers (tests/test_public_api.py keeps them in step)
     from solver.agents.exploitability import Exploitability, exploitability
+    from solver.agents.learning import CurvePoint, CurveSummary, learning_curves
+    from solver.agents.learning import summarize as summarize_curves
     from solver.analysis.grade import Grade, Verdict, grade
     from solver.analysis.house_search import (
         HOUSE_FAMILY,
@@ -245,6 +250,10 @@ _LAZY: dict[str, str] = {
     # agents
     "Exploitability": "solver.agents.exploitability",
     "exploitability": "solver.agents.exploitability",
+    "CurvePoint": "solver.agents.learning",
+    "CurveSummary": "solver.agents.learning",
+    "learning_curves": "solver.agents.learning",
+    "summarize_curves": "solver.agents.learning:summarize",
 }
 
 
@@ -278,6 +287,8 @@ __all__ = [
     "BookError",
     "CardError",
     "Category",
+    "CurvePoint",
+    "CurveSummary",
     "Deal",
     "DiscardMode",
     "Engine",
@@ -326,6 +337,7 @@ __all__ = [
     "grade",
     "greedy_arrangement",
     "hand_table",
+    "learning_curves",
     "holdout_seeds",
     "house_arrangement",
     "house_rule",
@@ -346,6 +358,7 @@ __all__ = [
     "strength",
     "strength_probabilities",
     "subsets",
+    "summarize_curves",
     "top_responses",
     "training_seeds",
     "write_mixture",
