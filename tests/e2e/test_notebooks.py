@@ -41,6 +41,7 @@ EXPECTED = {
     "03_equilibrium",
     "04_rule_options",
     "05_findings",
+    "06_agents",
 }
 
 
