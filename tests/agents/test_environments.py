@@ -121,3 +121,11 @@ def test_a_mixture_of_another_holding_is_refused() -> None:
         QuintetEnv(seeds=1, rules=SMALL, opponent=other)
     with pytest.raises(SolverError, match="render_mode 'human' is not None or 'ansi'"):
         parallel_env(render_mode="human")
+
+
+def test_the_full_game_environments() -> None:
+    # Tens of thousands of actions a player: the checks still pass, and quickly.
+    parallel_api_test(parallel_env(seeds=[1, 3]), num_cycles=3)
+    env = QuintetEnv(seeds=[1, 3], opponent={"house": 1.0, "equilibrium": 1.0})
+    check_env(env, skip_render_check=True)
+    assert env.action_space.n == 43860  # seed 3's frontier, the larger
