@@ -6,11 +6,13 @@ Argument glue only: parse, make the request, pick the report.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from solver.app.arguments import bounded_int, positive_float
 from solver.app.command import Command
-from solver.app.limits import MAX_SAMPLES, MAX_TOP, MAX_WORKERS
+from solver.app.limits import MAX_SAMPLES, MAX_TOP, MAX_WORKERS, TOP_TIME_LIMIT
 from solver.app.report import Output
+from solver.app.report_suggest import top_progress_line
 from solver.app.requests import SuggestRequest, fixed_from_text
 from solver.app.suggesting import suggest
 from solver.cli.commands import (
@@ -20,10 +22,13 @@ from solver.cli.commands import (
     holdings_from_args,
     rules_from_args,
 )
+from solver.cli.progress import Progress
 from solver.cli.render import shown
 from solver.equilibria.payoff import Payoff
 from solver.models.opponents import Objective
 from solver.response.best_response import DEFAULT_SAMPLES
+from solver.response.frontier_top import TopProgress
+from solver.util.json_text import to_json
 
 __all__ = ["COMMANDS"]
 
@@ -74,7 +79,8 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive_float,
         default=None,
         metavar="S",
-        help="stop after S seconds with the best arrangement found and its gap",
+        help="stop after S seconds with the best arrangement found and its gap (with --top K "
+        f"above 1 the default is {TOP_TIME_LIMIT:g} s)",
     )
     parser.add_argument(
         "--top",
@@ -82,7 +88,7 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="K",
         help="also show the runners-up: the K best arrangements with distinct strength "
-        f"profiles (at most {MAX_TOP}; needs the cpsat engine)",
+        f"profiles (at most {MAX_TOP}); progress on stderr, Ctrl-C keeps the best found",
     )
     parser.add_argument(
         "--fix",
@@ -108,10 +114,33 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=["auto", "cpsat", "frontier"],
         default="auto",
-        help="auto (default): frontier, or cpsat for --top; cpsat: CP-SAT proves "
-        "optimality (--top, --time-limit, --workers); frontier: the best of the holding's "
-        "frontier strategies, exhaustive and usually much faster (no --top)",
+        help="auto (default): frontier; cpsat: CP-SAT proves optimality (--top, "
+        "--time-limit, --workers); frontier: the best of the holding's frontier strategies, "
+        "exhaustive and usually much faster (with --top, CP-SAT searches below what it found)",
     )
+
+
+class _TopProgress:
+    """A search for runners-up on stderr: the estimate once, then its progress."""
+
+    def __init__(self, lang: str) -> None:
+        self.printer, self.lang = Progress(), lang
+        self.estimated = False
+        self.last: TopProgress | None = None
+
+    def __call__(self, progress: TopProgress) -> None:
+        self.last = progress
+        if not self.estimated:
+            self.estimated = True
+            if not self.printer.silent:  # a line of its own, whatever the terminal
+                self.printer.write(top_progress_line(progress, self.lang, estimate=True) + "\n")
+            return
+        self.printer.show(top_progress_line(progress, self.lang), final=False)
+
+    def end(self) -> None:
+        """The last line, ended (once a search has shown progress)."""
+        if self.last is not None and self.estimated:
+            self.printer.show(top_progress_line(self.last, self.lang), final=True)
 
 
 def _suggest(args: argparse.Namespace) -> Output:
@@ -131,7 +160,18 @@ def _suggest(args: argparse.Namespace) -> Output:
         engine=args.engine,
         book=book_choice(args),
     )
-    return shown(suggest(request), args)
+    progress = _TopProgress(args.lang)
+    try:
+        answer = suggest(request, on_progress=progress)
+    finally:
+        progress.end()
+    output = shown(answer, args)
+    if any(w.message.startswith("interrupted") for w in answer.warnings):
+        # What was found, then the interrupt's status (as analyze does).
+        print(to_json(output.payload) if args.json else output.text)
+        sys.stdout.flush()
+        raise SystemExit(130)
+    return output
 
 
 COMMANDS: list[Command] = [

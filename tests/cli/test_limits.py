@@ -195,7 +195,6 @@ CONFLICTS = {
         ["suggest", "--against", "equilibrium", "--objective", "win"],
         "--objective",
     ),
-    "top with frontier": (["suggest", "--engine", "frontier", "--top", "2"], "--top"),
     "resume without csv": (["tournament", "--resume"], "--resume needs --csv"),
     "scheduler without dask": (["tournament", "--scheduler", "tcp://127.0.0.1:9"], "--scheduler"),
     "play with json": (["play", "--json"], "--json"),
