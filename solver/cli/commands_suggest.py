@@ -121,26 +121,37 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class _TopProgress:
-    """A search for runners-up on stderr: the estimate once, then its progress."""
+    """A search for runners-up on stderr: what it will do, then its progress.
+
+    On a terminal the estimate is a line of its own at once; in a log (progress.py's
+    convention: a short run prints nothing) it comes with the first progress line, 10 s in.
+    """
 
     def __init__(self, lang: str) -> None:
         self.printer, self.lang = Progress(), lang
-        self.estimated = False
+        self.estimate: str | None = None
         self.last: TopProgress | None = None
 
     def __call__(self, progress: TopProgress) -> None:
-        self.last = progress
-        if not self.estimated:
-            self.estimated = True
-            if not self.printer.silent:  # a line of its own, whatever the terminal
-                self.printer.write(top_progress_line(progress, self.lang, estimate=True) + "\n")
+        if self.estimate is None:
+            self.estimate = top_progress_line(progress, self.lang, estimate=True)
+            if self.printer.terminal and not self.printer.silent:
+                self.printer.write(self.estimate + "\n")
             return
-        self.printer.show(top_progress_line(progress, self.lang), final=False)
+        self.last = progress
+        self._show(final=False)
+
+    def _show(self, final: bool) -> None:
+        assert self.last is not None and self.estimate is not None
+        line = top_progress_line(self.last, self.lang)
+        if not self.printer.terminal and not self.printer.printed:
+            line = f"{self.estimate}\n{line}"  # a log's first line, when there is one
+        self.printer.show(line, final=final)
 
     def end(self) -> None:
-        """The last line, ended (once a search has shown progress)."""
-        if self.last is not None and self.estimated:
-            self.printer.show(top_progress_line(self.last, self.lang), final=True)
+        """The last line, ended (when the search showed progress)."""
+        if self.last is not None:
+            self._show(final=True)
 
 
 def _suggest(args: argparse.Namespace) -> Output:
