@@ -48,6 +48,8 @@ BENCHMARKS = [
      "--deals 20 --positions 3", "--deals 3"),
     ("quintet verify on full deals: the exact best-response search", "bench_verify.py",
      "--deals 20", "--deals 2 --time-limit 60"),
+    ("Default answers: probability ranges and suggest --top", "bench_answers.py", "--deals 10",
+     "--deals 2"),
 ]  # fmt: skip
 
 

@@ -301,7 +301,9 @@ class _TopSearch:
                 break  # every profile found
             previous = self.found[-1][0].value if self.found else candidate.value
             if below.proven:  # exactly, or up to the rounding of a mixture's weights
-                status, bound = SolveStatus.OPTIMAL, max(candidate.value, below.bound)
+                # Nothing unfound beats the previous result: a tie with it is exact.
+                bound = max(candidate.value, min(previous, below.bound))
+                status = SolveStatus.OPTIMAL
             else:
                 status = SolveStatus.FEASIBLE
                 bound = max(candidate.value, min(previous, below.bound))
