@@ -32,12 +32,12 @@ from solver.app.report_suggest import SuggestContext, suggest_report
 from solver.app.requests import Holdings, SuggestRequest
 from solver.errors import SolverError
 from solver.game.rules import Rules
-from solver.models.opponents import Objective
+from solver.models.opponents import Objective, Opponent
 from solver.play.registry import opponent_model
 from solver.response.best_response import DEFAULT_SAMPLES, top_responses
 from solver.response.frontier_response import frontier_best_response
 from solver.response.frontier_top import TopProgress, frontier_top_responses
-from solver.response.results import STOPPED
+from solver.response.results import STOPPED, BestResponse
 
 __all__ = ["sampled_top_limit", "suggest", "suggest_context", "top_time_limit"]
 
@@ -139,6 +139,29 @@ def top_time_limit(request: SuggestRequest) -> float | None:
     return TOP_TIME_LIMIT
 
 
+def _runners_up(
+    request: SuggestRequest,
+    opponent: Opponent,
+    objective: Objective,
+    common: dict[str, Any],
+    on_progress: Callable[[TopProgress], None] | None,
+) -> tuple[list[BestResponse], tuple[Notice, ...]]:
+    """The ``top`` best on the frontier engine, and a warning when a Ctrl-C cut them short."""
+    results = frontier_top_responses(
+        request.holdings.mine,
+        opponent,
+        objective,
+        k=request.top,
+        time_limit=top_time_limit(request),
+        workers=request.workers or 2,
+        on_progress=on_progress,
+        **common,
+    )
+    if results[-1].note != STOPPED:
+        return results, ()
+    return results, (Notice("interrupted: the last arrangement is the best found, not proven"),)
+
+
 def suggest(
     request: SuggestRequest, on_progress: Callable[[TopProgress], None] | None = None
 ) -> Answer:
@@ -174,18 +197,8 @@ def suggest(
     if engine == "frontier" and request.top == 1:
         results = [frontier_best_response(holdings.mine, opponent, objective, **common)]
     elif engine == "frontier":
-        results = frontier_top_responses(
-            holdings.mine,
-            opponent,
-            objective,
-            k=request.top,
-            time_limit=top_time_limit(request),
-            workers=request.workers or 2,
-            on_progress=on_progress,
-            **common,
-        )
-        if results[-1].note == STOPPED:
-            notices += (Notice("interrupted: the last arrangement is the best found, not proven"),)
+        results, stopped = _runners_up(request, opponent, objective, common, on_progress)
+        notices += stopped
     else:
         time_limit, cost = sampled_top_limit(request, objective, against)
         notices += cost

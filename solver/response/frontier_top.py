@@ -57,15 +57,15 @@ from solver.models.opponents import Objective, Opponent, position_stats
 from solver.response.best_response import (
     DEFAULT_EVAL_SAMPLES,
     DEFAULT_SAMPLES,
-    _assemble,
-    _checked_search_arguments,
-    _problem,
+    assemble,
+    checked_search_arguments,
     estimate_on_fresh_samples,
     objective_of,
     prepare_opponent,
+    problem_of,
     split_fixed,
 )
-from solver.response.frontier_response import _strategies, strategy_values
+from solver.response.frontier_response import frontier_strategies, strategy_values
 from solver.response.results import (
     STOPPED,
     TIME_LIMIT_REACHED,
@@ -258,7 +258,7 @@ class _TopSearch:
                     below.proven, below.bound = False, math.inf  # out of time, nothing proved
                 return candidate
             real = realized_choice(problem, outcome.chosen)
-            arrangement = _assemble(problem, outcome.chosen)
+            arrangement = assemble(problem, outcome.chosen)
             profile = tuple(int(s) for s in arrangement.strengths(problem.rules))
             value = self._exact(profile)
             if profile not in self.seen and (
@@ -354,13 +354,13 @@ def frontier_top_responses(
         ...
     solver.errors.SolverError: workers must be at least 1, got 0
     """
-    time_limit = _checked_search_arguments(k, time_limit, workers)
+    time_limit = checked_search_arguments(k, time_limit, workers)
     started = time.perf_counter()
     rules = check_instance(opponent, Opponent, "opponent").rules
     objective = objective_of(objective)
     split = split_fixed(holding, fixed, rules)
     used = prepare_opponent(opponent, objective, samples, rng, estimate_samples)
-    front, full, profile_index, order = _strategies(split, rules)
+    front, full, profile_index, order = frontier_strategies(split, rules)
     values = strategy_values(full, used, objective)
 
     def arrangement_of(index: int) -> Arrangement:
@@ -369,12 +369,30 @@ def frontier_top_responses(
             free_packets = front.arrangement(int(profile_index[index]), order[index]).packets
         return split.arrangement(free_packets, rules)
 
-    problem = _problem(holding, used, objective, fixed)
+    problem = problem_of(holding, used, objective, fixed)
     search = _TopSearch(
         problem, (full, values, arrangement_of), k, time_limit, workers, on_progress, started
     )
+    found = search.run()
+    models = (used, opponent, objective)
+    return _responses(found, models, int(full.shape[0]), search.solves, estimate_samples, rng)
+
+
+def _responses(
+    found: list[tuple[_Candidate, SolveStatus, float, float, str]],
+    models: tuple[Opponent, Opponent, Objective],
+    strategies: int,
+    solves: list[ModelSolve],
+    estimate_samples: int,
+    rng: np.random.Generator | None,
+) -> list[BestResponse]:
+    """The search's results as best responses: statistics, estimates, notes.
+
+    ``models`` is the opponent optimized against, the opponent asked about and the objective.
+    """
+    used, opponent, objective = models
     results = []
-    for candidate, status, bound, seconds, note in search.run():
+    for candidate, status, bound, seconds, note in found:
         profile = np.array(candidate.profile, dtype=np.int64)
         estimate = None
         if used is not opponent:
@@ -383,7 +401,7 @@ def frontier_top_responses(
             )
             note = note or f"optimized against {used.total} sampled arrangements"
         source = (
-            f"best of {full.shape[0]} frontier strategies"
+            f"best of {strategies} frontier strategies"
             if candidate.engine is Engine.FRONTIER
             else "found by CP-SAT below a better arrangement"
         )
@@ -400,7 +418,7 @@ def frontier_top_responses(
                 positions=position_stats(profile, opponent),
                 estimate=estimate,
                 note=note or source,
-                models=tuple(search.solves),
+                models=tuple(solves),
             )
         )
     return results
