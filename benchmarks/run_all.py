@@ -50,6 +50,8 @@ BENCHMARKS = [
      "--deals 20", "--deals 2 --time-limit 60"),
     ("Learning algorithms scored exactly (issue #41)", "bench_agents.py", "--deals 6",
      "--deals 2"),
+    ("Default answers: probability ranges and suggest --top", "bench_answers.py", "--deals 10",
+     "--deals 2"),
 ]  # fmt: skip
 
 

@@ -19,9 +19,10 @@ __all__ = [
     "MAX_TOP",
     "MAX_WORKERS",
     "SAMPLED_TOP_TIME_LIMIT",
+    "TOP_TIME_LIMIT",
 ]
 
-MAX_TOP = 100  # suggest --top: each runner-up is one more CP-SAT solve
+MAX_TOP = 100  # suggest --top: each runner-up is one or more CP-SAT solves
 MAX_SAMPLES = 10_000  # suggest --samples: the win model grows with every sample
 MAX_WORKERS = 64  # suggest --workers: CP-SAT search threads
 MAX_SHOW = 1_000  # equilibrium --show: arrangements listed
@@ -33,3 +34,7 @@ MAX_SEED = 2**63 - 1  # --seed of every command
 # runner-up is a CP-SAT solve over every sampled arrangement (minutes), so without a
 # time limit the search gets this one (seconds), with a warning.
 SAMPLED_TOP_TIME_LIMIT = 120.0
+
+# suggest --top K (K > 1) without --time-limit: the CP-SAT searches for runners-up stop after
+# this many seconds, and a result they did not finish is shown as not proven, with its gap.
+TOP_TIME_LIMIT = 60.0

@@ -3,7 +3,9 @@
 >>> describe_status(True, 0.0, "en")
 'proven optimal'
 >>> describe_status(False, 0.25, "en")
-'feasible, not proven optimal (gap 0.25)'
+'best found, not proven optimal (gap 0.25)'
+>>> describe_status(True, -2.2e-16, "en"), describe_status(True, 0.000339, "en")[:38]
+('proven optimal', 'proven optimal up to the rounding of t')
 """
 
 from __future__ import annotations
@@ -30,9 +32,18 @@ from solver.game.evaluator import category
 from solver.game.rules import Rules
 from solver.models.opponents import Objective
 from solver.response.best_response import BestResponse
+from solver.response.frontier_top import TopProgress
+from solver.response.results import STOPPED, TIME_LIMIT_REACHED
+from solver.util.json_text import clean_number
 from solver.util.language import Lang, Phrase, language
 
-__all__ = ["SuggestContext", "describe_status", "heading_lines", "suggest_report"]
+__all__ = [
+    "SuggestContext",
+    "describe_status",
+    "heading_lines",
+    "suggest_report",
+    "top_progress_line",
+]
 
 # A position counts as conceded when the packet there wins less often than this.
 CONCEDE_BELOW = 0.05
@@ -98,6 +109,24 @@ _NOTES = (
         re.compile(r"every packet was fixed"),
         Phrase("every packet was fixed", "все пакеты были заданы"),
     ),
+    (
+        re.compile(re.escape(STOPPED)),
+        Phrase(STOPPED, "остановлено по Ctrl-C: лучшая найденная, оптимальность не доказана"),
+    ),
+    (
+        re.compile(re.escape(TIME_LIMIT_REACHED)),
+        Phrase(
+            TIME_LIMIT_REACHED,
+            "время вышло: лучшая найденная, оптимальность не доказана",
+        ),
+    ),
+    (
+        re.compile(r"found by CP-SAT below a better arrangement"),
+        Phrase(
+            "found by CP-SAT below a better arrangement",
+            "найдена CP-SAT среди раскладок слабее лучшей",
+        ),
+    ),
 )
 
 
@@ -144,11 +173,16 @@ def against_text(against: str, lang: Lang | str) -> str:
 
 
 def describe_status(optimal: bool, gap: float, lang: Lang | str) -> str:
-    """'proven optimal', or 'feasible ...' with the gap."""
-    if optimal and gap <= 1e-9:
+    """'proven optimal' (gap 0), proven up to the mixture's rounding, or the best found, with the gap.
+
+    A CP-SAT optimum against a mixture is proven on probabilities rounded to integer
+    weights: its gap is that rounding's effect, and the status says so.
+    """
+    gap = clean_number(gap)
+    if optimal and gap <= 0:
         return say("optimal", lang)
     if optimal:
-        return f"{say('optimal', lang)} ({say('gap', lang)} {gap:.3g})"
+        return f"{say('optimal_rounded', lang)} ({say('gap', lang)} {gap:.3g})"
     return f"{say('feasible', lang)} ({say('gap', lang)} {gap:.3g})"
 
 
@@ -191,9 +225,9 @@ def result_payload(result: BestResponse) -> dict[str, Any]:
         "arrangement": arrangement_payload(result.arrangement),
         "strengths": list(result.strengths),
         "objective": result.objective.value,
-        "value": result.value,
-        "bound": result.bound,
-        "gap": result.gap,
+        "value": clean_number(result.value),
+        "bound": clean_number(result.bound),
+        "gap": clean_number(result.gap),
         "status": result.status.value,
         "seconds": result.seconds,
         "engine": result.engine.value,
@@ -208,11 +242,11 @@ def result_payload(result: BestResponse) -> dict[str, Any]:
         "positions": [
             {
                 "position": i + 1,
-                "win": p.win,
-                "tie": p.tie,
-                "loss": p.loss,
-                "expected_points": p.expected_points,
-                "expected_margin": p.expected_margin,
+                "win": clean_number(p.win),
+                "tie": clean_number(p.tie),
+                "loss": clean_number(p.loss),
+                "expected_points": clean_number(p.expected_points),
+                "expected_margin": clean_number(p.expected_margin),
             }
             for i, p in enumerate(result.positions)
         ],
@@ -238,10 +272,12 @@ def suggest_report(
     lines.extend(table_lines(_position_rows(best, context.rules, lang)))
     lines.extend(_verdict_lines(best, lang))
     for rank, other in enumerate(results[1:], start=2):
-        lines.append(
-            f"#{rank}: {other.value:.6g} ({other.value - best.value:+.4g}): "
-            f"{other.arrangement.format(lang=lang)}"
-        )
+        value, behind = clean_number(other.value), clean_number(other.value - best.value)
+        lines.append(f"#{rank}: {value:.6g} ({behind:+.4g}): {other.arrangement.format(lang=lang)}")
+        if not other.proven_optimal or other.gap > 0:
+            lines.append(f"    {describe_status(other.proven_optimal, other.gap, lang)}")
+            if other.note:
+                lines.append(f"    ({note_text(other.note, lang)})")
     payload = {
         "seed": context.seed,
         "dealt": context.dealt,
@@ -279,11 +315,12 @@ def _position_rows(best: BestResponse, rules: Rules, lang: Lang | str) -> list[l
 
 def _verdict_lines(best: BestResponse, lang: Lang | str) -> list[str]:
     """Value and bound, the fresh-sample estimate, the proof status, the positions conceded."""
-    lines = [f"{say('value', lang)}: {best.value:.6g} ({say('bound', lang)} {best.bound:.6g})"]
+    value, bound = clean_number(best.value), clean_number(best.bound)
+    lines = [f"{say('value', lang)}: {value:.6g} ({say('bound', lang)} {bound:.6g})"]
     if best.estimate is not None:
         lines.append(
             f"  {say('fresh_samples', lang).format(n=best.estimate.n_samples)}: "
-            f"{best.estimate.mean:.4f} "
+            f"{clean_number(best.estimate.mean):.4f} "
             f"± {1.96 * best.estimate.stderr:.4f} (95%)"
         )
     lines.append(
@@ -297,3 +334,44 @@ def _verdict_lines(best: BestResponse, lang: Lang | str) -> list[str]:
     listed = ", ".join(str(p) for p in given_up) if given_up else say("none", lang)
     lines.append(f"{say('concedes', lang)}: {listed}")
     return lines
+
+
+_TOP_ESTIMATE = Phrase(
+    "top {k}: {strategies} frontier strategies valued in {seconds:.1f} s; then CP-SAT searches "
+    "below each arrangement found ({limit})",
+    "лучшие {k}: оценено стратегий на парето-фронте: {strategies} за {seconds:.1f} с; дальше "
+    "CP-SAT ищет среди раскладок слабее каждой найденной ({limit})",
+)
+_TOP_PROGRESS = Phrase(
+    "top {k}: {found} of {k} found, {searches} CP-SAT models solved, {seconds:.1f} s ({limit})",
+    "лучшие {k}: найдено {found} из {k}, решено моделей CP-SAT: {searches}, {seconds:.1f} с ({limit})",
+)
+_TOP_LIMIT = Phrase("at most {limit:g} s", "не дольше {limit:g} с")
+_NO_LIMIT = Phrase("no time limit", "без ограничения времени")
+
+
+def top_progress_line(progress: TopProgress, lang: Lang | str, *, estimate: bool = False) -> str:
+    """A search for the ``k`` best arrangements: its estimate (before CP-SAT runs) or its progress.
+
+    >>> from solver.response.frontier_top import TopProgress
+    >>> top_progress_line(TopProgress(1, 2, 43860, 3, 4.25, 60.0), "en")
+    'top 2: 1 of 2 found, 3 CP-SAT models solved, 4.2 s (at most 60 s)'
+    >>> top_progress_line(None, "en")
+    Traceback (most recent call last):
+        ...
+    AttributeError: 'NoneType' object has no attribute 'time_limit'
+    """
+    limit = (
+        _NO_LIMIT.text(lang)
+        if progress.time_limit is None
+        else _TOP_LIMIT.text(lang).format(limit=progress.time_limit)
+    )
+    phrase = _TOP_ESTIMATE if estimate else _TOP_PROGRESS
+    return phrase.text(lang).format(
+        k=progress.k,
+        found=progress.found,
+        strategies=progress.strategies,
+        searches=progress.searches,
+        seconds=progress.seconds,
+        limit=limit,
+    )

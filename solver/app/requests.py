@@ -165,7 +165,9 @@ class EquilibriumRequest:
     (:mod:`solver.equilibria.certificate`); ``with_certificate`` puts it in
     the answer's document too, under ``"certificate"``.  ``nfg`` is a path
     to write the support game to in Gambit's ``.nfg`` format
-    (:mod:`solver.equilibria.nfg`).
+    (:mod:`solver.equilibria.nfg`).  ``ranges``: also each listed arrangement's
+    probability range over all optimal strategies (two linear programs each, most of an
+    independent deal's solve: only when asked).
     """
 
     holdings: Holdings
@@ -179,6 +181,7 @@ class EquilibriumRequest:
     certificate: str | None = None
     with_certificate: bool = False
     nfg: str | None = None
+    ranges: bool = False
 
 
 @dataclass(frozen=True)

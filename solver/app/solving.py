@@ -110,7 +110,10 @@ def equilibrium(
         if path is not None:
             check_output_path(path)  # before the solve, not after it
     source = source_of(
-        request.book, tolerance=request.tolerance, time_limit=request.time_limit, ranges=True
+        request.book,
+        tolerance=request.tolerance,
+        time_limit=request.time_limit,
+        ranges=request.ranges,
     )
     result: EquilibriumResult = source(
         holdings.mine, holdings.theirs, rules, request.payoff, on_record=on_record

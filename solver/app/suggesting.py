@@ -21,22 +21,25 @@ solver.errors.SolverError: known gives the arrangement of against="known", not g
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from solver.app.answers import Answer, Notice, answer_of
-from solver.app.limits import SAMPLED_TOP_TIME_LIMIT
+from solver.app.limits import SAMPLED_TOP_TIME_LIMIT, TOP_TIME_LIMIT
 from solver.app.report_suggest import SuggestContext, suggest_report
 from solver.app.requests import Holdings, SuggestRequest
 from solver.errors import SolverError
 from solver.game.rules import Rules
-from solver.models.opponents import Objective
+from solver.models.opponents import Objective, Opponent
 from solver.play.registry import opponent_model
 from solver.response.best_response import DEFAULT_SAMPLES, top_responses
 from solver.response.frontier_response import frontier_best_response
+from solver.response.frontier_top import TopProgress, frontier_top_responses
+from solver.response.results import STOPPED, BestResponse
 
-__all__ = ["sampled_top_limit", "suggest", "suggest_context"]
+__all__ = ["sampled_top_limit", "suggest", "suggest_context", "top_time_limit"]
 
 
 def suggest_context(holdings: Holdings, rules: Rules, against: str) -> SuggestContext:
@@ -77,23 +80,18 @@ def _equilibrium_play_checks(request: SuggestRequest) -> tuple[Notice, ...]:
 
 
 def _engine(request: SuggestRequest, against: str) -> tuple[str, tuple[Notice, ...]]:
-    """The engine to use (``auto`` picks the frontier unless ``top`` asks for runners-up)."""
+    """The engine to use (``auto`` is the frontier, with CP-SAT below it for ``top``)."""
     if request.payoff is not None:
         raise SolverError(
             'payoff needs against="equilibrium" (otherwise choose an objective)', argument="payoff"
         )
     engine = request.engine
     if engine == "auto":
-        engine = "cpsat" if request.top > 1 else "frontier"
+        engine = "frontier"
     if engine not in ("cpsat", "frontier"):
         raise SolverError(f"engine {engine!r} is not auto, cpsat or frontier", argument="engine")
     notices: tuple[Notice, ...] = ()
-    if engine == "frontier":
-        if request.top > 1:
-            raise SolverError(
-                'top needs engine="cpsat" (the frontier holds only undominated profiles)',
-                argument="top",
-            )
+    if engine == "frontier" and request.top == 1:
         given = {"time_limit": request.time_limit, "workers": request.workers}
         notices = _ignored(
             [name for name, value in given.items() if value is not None],
@@ -130,8 +128,50 @@ def sampled_top_limit(
     return limit, (Notice(message, ("top", "time_limit")),)
 
 
-def suggest(request: SuggestRequest) -> Answer:
-    """The best arrangement against the model ``request.against``, or equilibrium play."""
+def top_time_limit(request: SuggestRequest) -> float | None:
+    """The time limit of a search for runners-up: the one given, else :data:`TOP_TIME_LIMIT`.
+
+    A single best arrangement (``top`` 1) has no default limit: the frontier is exhaustive
+    and takes seconds.
+    """
+    if request.time_limit is not None or request.top <= 1:
+        return request.time_limit
+    return TOP_TIME_LIMIT
+
+
+def _runners_up(
+    request: SuggestRequest,
+    opponent: Opponent,
+    objective: Objective,
+    common: dict[str, Any],
+    on_progress: Callable[[TopProgress], None] | None,
+) -> tuple[list[BestResponse], tuple[Notice, ...]]:
+    """The ``top`` best on the frontier engine, and a warning when a Ctrl-C cut them short."""
+    results = frontier_top_responses(
+        request.holdings.mine,
+        opponent,
+        objective,
+        k=request.top,
+        time_limit=top_time_limit(request),
+        workers=request.workers or 2,
+        on_progress=on_progress,
+        **common,
+    )
+    if results[-1].note != STOPPED:
+        return results, ()
+    return results, (Notice("interrupted: the last arrangement is the best found, not proven"),)
+
+
+def suggest(
+    request: SuggestRequest, on_progress: Callable[[TopProgress], None] | None = None
+) -> Answer:
+    """The best arrangement against the model ``request.against``, or equilibrium play.
+
+    ``on_progress`` sees the progress of a search for runners-up (``top`` above 1 on the
+    frontier engine): first once the frontier is valued (the estimate), then after each
+    CP-SAT model solved and each arrangement settled.  A Ctrl-C during that search keeps
+    what was found, the last one marked not proven, with an ``interrupted`` warning.
+    """
     holdings, rules = request.holdings, request.rules
     rng = np.random.default_rng([holdings.seed, 1])
     against = request.against or ("known" if request.known is not None else "random")
@@ -154,8 +194,11 @@ def suggest(request: SuggestRequest) -> Answer:
         "samples": request.samples or DEFAULT_SAMPLES,
         "rng": rng,
     }
-    if engine == "frontier":
+    if engine == "frontier" and request.top == 1:
         results = [frontier_best_response(holdings.mine, opponent, objective, **common)]
+    elif engine == "frontier":
+        results, stopped = _runners_up(request, opponent, objective, common, on_progress)
+        notices += stopped
     else:
         time_limit, cost = sampled_top_limit(request, objective, against)
         notices += cost
@@ -164,7 +207,7 @@ def suggest(request: SuggestRequest) -> Answer:
             opponent,
             objective,
             k=request.top,
-            time_limit=time_limit,
+            time_limit=time_limit if time_limit is not None else top_time_limit(request),
             workers=request.workers or 2,
             **common,
         )

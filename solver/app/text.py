@@ -47,7 +47,13 @@ _WORDS: dict[str, Phrase] = {
     "expected_points": Phrase("expected points", "ожидаемые очки"),
     "status": Phrase("status", "статус"),
     "optimal": Phrase("proven optimal", "оптимальность доказана"),
-    "feasible": Phrase("feasible, not proven optimal", "допустимое, оптимальность не доказана"),
+    "feasible": Phrase(
+        "best found, not proven optimal", "лучшая найденная, оптимальность не доказана"
+    ),
+    "optimal_rounded": Phrase(
+        "proven optimal up to the rounding of the mixture's probabilities",
+        "оптимальность доказана с точностью до округления вероятностей смеси",
+    ),
     "bound": Phrase("bound", "граница"),
     "gap": Phrase("gap", "зазор"),
     "time": Phrase("time", "время"),

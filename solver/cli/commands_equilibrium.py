@@ -71,6 +71,13 @@ def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
         "exact payoffs) in Gambit's .nfg format",
     )
     parser.add_argument(
+        "--ranges",
+        action="store_true",
+        help="also each listed arrangement's probability range over all optimal strategies, "
+        "and whether the equilibrium is unique (two linear programs per arrangement: most "
+        "of an independent deal's time)",
+    )
+    parser.add_argument(
         "--show",
         type=bounded_int(1, MAX_SHOW),
         default=10,
@@ -101,6 +108,7 @@ def _equilibrium(args: argparse.Namespace) -> Output:
         book=book_choice(args),
         certificate=args.certificate,
         nfg=args.nfg,
+        ranges=args.ranges,
     )
     show_progress = sys.stderr.isatty() and not args.json
     shown_records: list[IterationRecord] = []  # progress lines printed (none for a book lookup)
@@ -129,6 +137,7 @@ COMMANDS: list[Command] = [
             "book": "--book",
             "certificate": "--certificate",
             "nfg": "--nfg",
+            "ranges": "--ranges",
         },
     ),
 ]

@@ -6,11 +6,13 @@ Argument glue only: parse, make the request, pick the report.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from solver.app.arguments import bounded_int, positive_float
 from solver.app.command import Command
-from solver.app.limits import MAX_SAMPLES, MAX_TOP, MAX_WORKERS
+from solver.app.limits import MAX_SAMPLES, MAX_TOP, MAX_WORKERS, TOP_TIME_LIMIT
 from solver.app.report import Output
+from solver.app.report_suggest import top_progress_line
 from solver.app.requests import SuggestRequest, fixed_from_text
 from solver.app.suggesting import suggest
 from solver.cli.commands import (
@@ -20,10 +22,13 @@ from solver.cli.commands import (
     holdings_from_args,
     rules_from_args,
 )
+from solver.cli.progress import Progress
 from solver.cli.render import shown
 from solver.equilibria.payoff import Payoff
 from solver.models.opponents import Objective
 from solver.response.best_response import DEFAULT_SAMPLES
+from solver.response.frontier_top import TopProgress
+from solver.util.json_text import to_json
 
 __all__ = ["COMMANDS"]
 
@@ -74,7 +79,8 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive_float,
         default=None,
         metavar="S",
-        help="stop after S seconds with the best arrangement found and its gap",
+        help="stop after S seconds with the best arrangement found and its gap (with --top K "
+        f"above 1 the default is {TOP_TIME_LIMIT:g} s)",
     )
     parser.add_argument(
         "--top",
@@ -82,7 +88,7 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="K",
         help="also show the runners-up: the K best arrangements with distinct strength "
-        f"profiles (at most {MAX_TOP}; needs the cpsat engine)",
+        f"profiles (at most {MAX_TOP}); progress on stderr, Ctrl-C keeps the best found",
     )
     parser.add_argument(
         "--fix",
@@ -108,10 +114,44 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=["auto", "cpsat", "frontier"],
         default="auto",
-        help="auto (default): frontier, or cpsat for --top; cpsat: CP-SAT proves "
-        "optimality (--top, --time-limit, --workers); frontier: the best of the holding's "
-        "frontier strategies, exhaustive and usually much faster (no --top)",
+        help="auto (default): frontier; cpsat: CP-SAT proves optimality (--top, "
+        "--time-limit, --workers); frontier: the best of the holding's frontier strategies, "
+        "exhaustive and usually much faster (with --top, CP-SAT searches below what it found)",
     )
+
+
+class _TopProgress:
+    """A search for runners-up on stderr: what it will do, then its progress.
+
+    On a terminal the estimate is a line of its own at once; in a log (progress.py's
+    convention: a short run prints nothing) it comes with the first progress line, 10 s in.
+    """
+
+    def __init__(self, lang: str) -> None:
+        self.printer, self.lang = Progress(), lang
+        self.estimate: str | None = None
+        self.last: TopProgress | None = None
+
+    def __call__(self, progress: TopProgress) -> None:
+        if self.estimate is None:
+            self.estimate = top_progress_line(progress, self.lang, estimate=True)
+            if self.printer.terminal and not self.printer.silent:
+                self.printer.write(self.estimate + "\n")
+            return
+        self.last = progress
+        self._show(final=False)
+
+    def _show(self, final: bool) -> None:
+        assert self.last is not None and self.estimate is not None
+        line = top_progress_line(self.last, self.lang)
+        if not self.printer.terminal and not self.printer.printed:
+            line = f"{self.estimate}\n{line}"  # a log's first line, when there is one
+        self.printer.show(line, final=final)
+
+    def end(self) -> None:
+        """The last line, ended (when the search showed progress)."""
+        if self.last is not None:
+            self._show(final=True)
 
 
 def _suggest(args: argparse.Namespace) -> Output:
@@ -131,7 +171,18 @@ def _suggest(args: argparse.Namespace) -> Output:
         engine=args.engine,
         book=book_choice(args),
     )
-    return shown(suggest(request), args)
+    progress = _TopProgress(args.lang)
+    try:
+        answer = suggest(request, on_progress=progress)
+    finally:
+        progress.end()
+    output = shown(answer, args)
+    if any(w.message.startswith("interrupted") for w in answer.warnings):
+        # What was found, then the interrupt's status (as analyze does).
+        print(to_json(output.payload) if args.json else output.text)
+        sys.stdout.flush()
+        raise SystemExit(130)
+    return output
 
 
 COMMANDS: list[Command] = [

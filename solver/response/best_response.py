@@ -185,12 +185,21 @@ def split_fixed(
     )
 
 
-def _problem(
+def problem_of(
     holding: Iterable[int],
     opponent: Opponent,
     objective: Objective,
     fixed: Mapping[int, Iterable[int]] | None,
 ) -> Problem:
+    """The CP-SAT problem of ``holding`` against ``opponent`` (checked by :func:`split_fixed`).
+
+    >>> problem_of(range(25), Opponent.random(range(7, 32)), Objective.MARGIN, None).free_positions
+    [0, 1, 2, 3, 4]
+    >>> problem_of(range(24), Opponent.random(range(7, 32)), Objective.MARGIN, None)
+    Traceback (most recent call last):
+        ...
+    solver.errors.CardError: your holding: expected 25 cards, got 24
+    """
     rules = opponent.rules
     split = split_fixed(holding, fixed, rules)
     from solver.response.cpsat_model import Problem  # a search is about to run
@@ -206,7 +215,9 @@ def _problem(
     )
 
 
-def _assemble(problem: Problem, chosen: list[int]) -> Arrangement:
+def assemble(problem: Problem, chosen: list[int]) -> Arrangement:
+    """The arrangement of ``problem``'s fixed packets and the options ``chosen`` (one per
+    free position, realized as concrete packets)."""
     packets = realize(problem.options, chosen) if problem.free_positions else np.zeros((0, 5))
     split = FixedSplit(problem.fixed, (), problem.free_positions)
     return split.arrangement(packets, problem.rules)
@@ -286,7 +297,7 @@ def _result(
     rng: np.random.Generator | None,
 ) -> BestResponse:
     """Rescore ``chosen`` exactly and package it with ``solves``; ``bound`` in objective units."""
-    arrangement = _assemble(problem, chosen)
+    arrangement = assemble(problem, chosen)
     profile = arrangement.strengths(problem.rules)
     value = float(expected_value(profile, problem.opponent, problem.objective))
     # Mixture probabilities were rounded to integer weights: widen the bound.
@@ -318,7 +329,7 @@ def _result(
     )
 
 
-def _checked_search_arguments(k: int, time_limit: float | None, workers: int) -> float | None:
+def checked_search_arguments(k: int, time_limit: float | None, workers: int) -> float | None:
     """The checked ``time_limit``; a :class:`SolverError` for ``k`` or ``workers`` below 1
     (a :class:`TypeError` when they are not integers)."""
     check_int(k, "k")
@@ -365,11 +376,11 @@ def top_responses(
         ...
     solver.errors.SolverError: k must be at least 1, got 0
     """
-    time_limit = _checked_search_arguments(k, time_limit, workers)
+    time_limit = checked_search_arguments(k, time_limit, workers)
     started = time.perf_counter()
     objective = objective_of(objective)
     used = prepare_opponent(opponent, objective, samples, rng, estimate_samples)
-    problem = _problem(holding, used, objective, fixed)
+    problem = problem_of(holding, used, objective, fixed)
     from solver.response.cpsat_search import search  # CP-SAT: not for the frontier engine
 
     searched = search(problem, k, time_limit, workers)

@@ -242,9 +242,22 @@ class ArrangementModel:
 
     def exclude_profile(self, chosen: list[int]) -> None:
         """Forbid the strength profile of ``chosen``: the next solve finds another."""
+        self.exclude_strengths([int(self.problem.options.strength[c]) for c in chosen])
+
+    def exclude_strengths(self, free_strengths: list[int]) -> None:
+        """Forbid the strengths ``free_strengths`` (one per free position) all at once."""
         strengths = self.problem.options.strength
-        same = [var for (k, j), var in self.x.items() if strengths[k] == strengths[chosen[j]]]
-        self.model.add(sum(same) <= len(chosen) - 1)
+        same = [var for (k, j), var in self.x.items() if strengths[k] == free_strengths[j]]
+        if len(same) >= len(free_strengths):  # fewer: the profile is not in the model anyway
+            self.model.add(sum(same) <= len(free_strengths) - 1)
+
+    def raise_floor(self, floor: int) -> None:
+        """The integer objective (without the fixed constant) must be at least ``floor``."""
+        if isinstance(self.objective_expr, int):  # no term at all: a constant objective
+            if self.objective_expr < floor:
+                self.model.add_bool_or([])  # the empty clause: infeasible
+            return
+        self.model.add(self.objective_expr >= int(floor))
 
     def solve(self, time_limit: float | None, workers: int) -> ModelOutcome:
         """Solve; return the status, the chosen option per position, the bound and the solve's record."""

@@ -78,7 +78,7 @@ def strategy_values(strengths: np.ndarray, opponent: Opponent, objective: Object
     return values
 
 
-def _strategies(
+def frontier_strategies(
     split: FixedSplit, rules: Rules
 ) -> tuple[Frontier | None, np.ndarray, np.ndarray, np.ndarray]:
     """The frontier of the free cards, and its strategies' strengths at every position.
@@ -130,7 +130,7 @@ def frontier_best_response(
     objective = objective_of(objective)
     split = split_fixed(holding, fixed, rules)
     used = prepare_opponent(opponent, objective, samples, rng, estimate_samples)
-    front, full, profile_index, order = _strategies(split, rules)
+    front, full, profile_index, order = frontier_strategies(split, rules)
     values = strategy_values(full, used, objective)
     best = int(np.argmax(values))
     free_packets: tuple[tuple[int, ...], ...] = ()

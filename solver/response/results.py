@@ -12,7 +12,19 @@ from enum import Enum
 from solver.game.arrangement import Arrangement
 from solver.models.opponents import Objective, PositionStats
 
-__all__ = ["BestResponse", "Engine", "Estimate", "ModelSolve", "SolveStatus"]
+__all__ = [
+    "STOPPED",
+    "TIME_LIMIT_REACHED",
+    "BestResponse",
+    "Engine",
+    "Estimate",
+    "ModelSolve",
+    "SolveStatus",
+]
+
+# The notes of a result a search did not finish (its status is feasible, its gap shown).
+STOPPED = "stopped by Ctrl-C: the best found, not proven"
+TIME_LIMIT_REACHED = "time limit reached: the best found, not proven"
 
 
 class Engine(str, Enum):

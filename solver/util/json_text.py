@@ -19,7 +19,31 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["strict_json", "to_json"]
+__all__ = ["clean_number", "strict_json", "to_json"]
+
+# Printed numbers are rounded to this many decimals: float sums leave dust (-2.22e-16 for
+# 0) that no reported quantity is meant to carry.
+CLEAN_DECIMALS = 12
+
+
+def clean_number(value: float) -> float:
+    """``value`` rounded to :data:`CLEAN_DECIMALS` decimals, ``-0.0`` made ``0.0``.
+
+    Non-finite values are kept as they are.
+
+    >>> clean_number(-2.220446049250313e-16), clean_number(8.881784197001252e-16), clean_number(0.1)
+    (0.0, 0.0, 0.1)
+    >>> clean_number("1")
+    Traceback (most recent call last):
+        ...
+    TypeError: value must be a number, got '1'
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"value must be a number, got {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        return value
+    return round(value, CLEAN_DECIMALS) + 0.0
 
 
 def strict_json(value: Any) -> Any:

@@ -165,6 +165,11 @@ class EquilibriumIn(HoldingsIn):
         description="also answer the certificate (quintet-certificate/1) under 'certificate': "
         "exact fractions anyone can check with quintet verify",
     )
+    ranges: bool = Field(
+        False,
+        description="also each likely arrangement's probability range over all optimal "
+        "strategies (two linear programs each: most of an independent deal's time)",
+    )
 
     def request(self) -> EquilibriumRequest:
         """The equilibrium request."""
@@ -175,6 +180,7 @@ class EquilibriumIn(HoldingsIn):
             tolerance=self.tolerance,
             time_limit=self.time_limit,
             with_certificate=self.certificate,
+            ranges=self.ranges,
         )
 
 

@@ -62,7 +62,6 @@ def test_ignored_options_are_warnings_naming_fields_never_printed(capsys) -> Non
         ({"against": "known"}, "known"),
         ({"against": "clever"}, "against"),
         ({"payoff": "win"}, "payoff"),
-        ({"top": 2, "engine": "frontier"}, "top"),
         ({"against": "equilibrium", "objective": "win"}, "objective"),
         ({"against": "equilibrium", "top": 2}, "against"),
         ({"engine": "fast"}, "engine"),
@@ -102,6 +101,34 @@ def test_fixed_packets_are_parsed_once_for_both_faces() -> None:
         with pytest.raises(QuintetError) as error:
             fixed_from_text(bad)
         assert error.value.argument == "fixed"
+
+
+def test_runners_up_get_a_default_time_limit() -> None:
+    from solver.app.limits import TOP_TIME_LIMIT
+    from solver.app.suggesting import top_time_limit
+
+    dealt = holdings(None, None, 1, Rules())
+    assert top_time_limit(SuggestRequest(dealt, Rules(), top=2)) == TOP_TIME_LIMIT
+    assert top_time_limit(SuggestRequest(dealt, Rules(), top=2, time_limit=5.0)) == 5.0
+    assert top_time_limit(SuggestRequest(dealt, Rules(), top=1)) is None
+
+
+def test_a_ctrl_c_during_the_runners_up_keeps_them_with_a_warning(monkeypatch) -> None:
+    from solver.response import cpsat_model
+    from solver.response.results import STOPPED
+
+    def interrupted(self, time_limit, workers):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cpsat_model.ArrangementModel, "solve", interrupted)
+    request = SuggestRequest(holdings(None, None, 1, Rules()), Rules(), top=3, book=NO_BOOK)
+    answer = suggest(request)
+    assert [w.message for w in answer.warnings] == [
+        "interrupted: the last arrangement is the best found, not proven"
+    ]
+    [second] = answer.document["runners_up"]
+    assert second["status"] == "feasible" and second["note"] == STOPPED
+    assert "best found, not proven optimal (gap " in answer.text("en")
 
 
 def test_sampled_runners_up_get_a_default_time_limit_with_a_warning() -> None:

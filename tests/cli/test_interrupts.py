@@ -195,3 +195,31 @@ def test_ctrl_c_during_a_cpsat_solve_is_an_interrupt(equilibrium_file):
     assert process.returncode == 130, (stdout, stderr)
     assert stderr.decode().strip() == "quintet: interrupted"
     assert stdout == b""  # no arrangement reported as if the search had finished
+
+
+# ``quintet`` whose every CP-SAT solve is interrupted as Ctrl-C interrupts it
+# (:func:`solver.response.interrupt.solve` raises KeyboardInterrupt from inside).
+INTERRUPTED = textwrap.dedent("""
+    import sys
+    from solver.cli.main import main
+    from solver.response import interrupt
+
+    def solve(solver, model):
+        raise KeyboardInterrupt
+
+    interrupt.solve = solve
+    sys.exit(main())
+""")
+
+
+def test_ctrl_c_during_the_runners_up_prints_what_was_found_not_proven():
+    """The frontier engine's ``--top``: the best is proven before any CP-SAT search, the
+    runner-up being searched is kept, marked not proven, and the exit status says 130."""
+    command = [sys.executable, "-c", INTERRUPTED, "suggest", "--seed", "1", "--top", "3"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 130, done.stderr
+    assert "status: proven optimal; engine frontier" in done.stdout
+    assert "#2: " in done.stdout and "#3: " not in done.stdout
+    assert "best found, not proven optimal (gap " in done.stdout
+    assert "(stopped by Ctrl-C: the best found, not proven)" in done.stdout
+    assert "quintet: warning: interrupted: the last arrangement is the best found" in done.stderr

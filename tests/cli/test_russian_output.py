@@ -82,7 +82,7 @@ def _all_russian(*args: str) -> str:
 
 def test_equilibrium_in_russian_is_all_russian_solved_and_from_the_book(tmp_path):
     book = str(tmp_path / "book.sqlite")
-    solved = _all_russian("equilibrium", "--seed", "3", "--show", "2", "--book", book)
+    solved = _all_russian("equilibrium", "--seed", "3", "--show", "2", "--ranges", "--book", book)
     assert "книга решений: решено сейчас, сохранено в " in solved
     assert "гарантированная уязвимость: " in solved and "ваша стратегия (раскладок: " in solved
     assert "сходимость достигнута" in solved and "(точно, по симметрии)" in solved

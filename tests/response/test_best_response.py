@@ -11,6 +11,8 @@
   cards against a random opponent.
 * Full 25-card deals: proven optimal, never worse than the greedy
   arrangement, ``fixed`` packets, ``top_responses`` and time limits.
+* The runners-up of the frontier engine (``frontier_top_responses``: the frontier,
+  then CP-SAT below what was found) against the same brute force as CP-SAT's.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from solver.game.rules import Category, Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.models.opponents import Objective, Opponent
 from solver.response.best_response import BestResponse, SolveStatus, best_response, top_responses
+from solver.response.frontier_top import frontier_top_responses
 from tests.support import brute_force as bf
 
 TWO = (6, 7)
@@ -410,7 +413,13 @@ def test_separable_objectives_have_no_estimate_or_samples():
 
 # ======================================================================= top responses (reduced)
 
+# Both searches for the k best: CP-SAT alone, and the frontier with CP-SAT below it.
+TOP_SEARCHES = pytest.mark.parametrize(
+    "search", [top_responses, frontier_top_responses], ids=["cpsat", "frontier"]
+)
 
+
+@TOP_SEARCHES
 @pytest.mark.parametrize(
     "name, kind, objective",
     [
@@ -424,11 +433,11 @@ def test_separable_objectives_have_no_estimate_or_samples():
         ("h10-manila", "strong-mixture", Objective.GAME_RESULT),
     ],
 )
-def test_top_responses_equal_brute_force(name, kind, objective):
+def test_top_responses_equal_brute_force(name, kind, objective, search):
     inst = INSTANCES[name]
     rules = inst.rules
     model = _model(name, kind, objective)
-    results = top_responses(inst.mine, model.opponent, objective, k=3)
+    results = search(inst.mine, model.opponent, objective, k=3)
     enum = bf.enumerate_arrangements(inst.mine, rules)
     spec = model.brute(rules)
     expected = bf.top_distinct_values(enum, spec, rules, objective.value, 3)
@@ -456,12 +465,13 @@ def test_top_responses_equal_brute_force(name, kind, objective):
     assert first.value == pytest.approx(results[0].value, abs=EXACT)
 
 
+@TOP_SEARCHES
 @pytest.mark.parametrize(
     "known",
     [None, "9h 9s Tc Td Th | Jc Jd Jh Js Qc"],
     ids=["random", "known-full-house-and-quads"],
 )
-def test_top_responses_fewer_profiles_than_k(known):
+def test_top_responses_fewer_profiles_than_k(known, search):
     """Four of a kind plus a fifth card, twice: only 13 distinct profiles exist, and
     asking for more returns every one of them, best first.
 
@@ -481,7 +491,7 @@ def test_top_responses_fewer_profiles_than_k(known):
         arrangement = Arrangement.parse(known)
         opponent = Opponent.known(arrangement, rules)
         spec = ("profiles", arrangement.strengths(rules)[None, :], [1.0])
-    results = top_responses(mine, opponent, Objective.MARGIN, k=n_profiles + 5)
+    results = search(mine, opponent, Objective.MARGIN, k=n_profiles + 5)
     assert all(r.status is SolveStatus.OPTIMAL for r in results)
     assert len(results) == n_profiles
     assert {r.strengths for r in results} == set(map(tuple, enum.profiles.tolist()))
@@ -491,7 +501,8 @@ def test_top_responses_fewer_profiles_than_k(known):
     assert values == pytest.approx(expected.tolist(), abs=EXACT)
 
 
-def test_top_responses_distinct_when_a_straight_is_forced_to_be_a_straight_flush():
+@TOP_SEARCHES
+def test_top_responses_distinct_when_a_straight_is_forced_to_be_a_straight_flush(search):
     """J-10-9-8-7 of the holding exist only in spades: the straight *is* a straight flush.
 
     Each later result must be optimal among arrangements whose profile differs from
@@ -501,7 +512,7 @@ def test_top_responses_distinct_when_a_straight_is_forced_to_be_a_straight_flush
     rules = Rules(position_points=TWO)
     mine = INSTANCES["h10-sf-quads"].mine
     opponent = Opponent.random(mine, rules)
-    results = top_responses(mine, opponent, Objective.POINTS, k=3)
+    results = search(mine, opponent, Objective.POINTS, k=3)
     enum = bf.enumerate_arrangements(mine, rules)
     expected = bf.top_distinct_values(enum, ("random", mine), rules, "points", 3)
     profiles = [r.strengths for r in results]
