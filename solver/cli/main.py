@@ -152,10 +152,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     streams.prepare()
     flags: dict[str, str] = {}  # the command's option for each library argument
+    lang = "en"  # the language of the error line (--lang, once the arguments are read)
     try:
         parser = build_parser(argv)
         args = parser.parse_args(argv)
         flags = args.flags
+        lang = getattr(args, "lang", "en")
         _check_output_options(args)
         handler: Callable[[argparse.Namespace], Any] = args.handler
         output = handler(args)
@@ -163,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{error}", file=sys.stderr)
         return 2
     except QuintetError as error:
-        print(error_line(error, flags), file=sys.stderr)
+        print(error_line(error, flags, lang), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("quintet: interrupted", file=sys.stderr)

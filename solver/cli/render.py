@@ -23,10 +23,14 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 
 from solver.app.answers import Answer, Notice
+from solver.app.error_text import error_text
 from solver.app.report import Output
 from solver.errors import QuintetError
+from solver.util.language import Lang, Phrase
 
 __all__ = ["error_line", "shown", "speak", "warn", "warner", "warning_lines"]
+
+_ERROR = Phrase("error", "ошибка")
 
 
 def speak(message: str, flags: Mapping[str, str], fields: Iterable[str] = ()) -> str:
@@ -41,9 +45,18 @@ def speak(message: str, flags: Mapping[str, str], fields: Iterable[str] = ()) ->
     return message
 
 
-def error_line(error: QuintetError, flags: Mapping[str, str]) -> str:
-    """The one line a library error prints, speaking of the command's options."""
-    return f"quintet: error: {speak(str(error), flags, error.mentions)}"
+def error_line(error: QuintetError, flags: Mapping[str, str], lang: Lang | str = Lang.EN) -> str:
+    """The one line a library error prints, in ``lang``, speaking of the command's options.
+
+    >>> from solver.errors import CardError
+    >>> needed = CardError("opponent_cards are needed in independent mode", argument="opponent_cards")
+    >>> error_line(needed, {"opponent_cards": "--opponent"}, "ru")
+    'quintet: ошибка: в независимом режиме нужны --opponent'
+    """
+    # Translated first, then the request's fields (the argument wherever it stands) become flags.
+    text = error_text(str(error), lang)
+    fields = (*error.mentions, *([error.argument] if error.argument else []))
+    return f"quintet: {_ERROR.text(lang)}: {speak(text, flags, fields)}"
 
 
 def warning_lines(notices: Iterable[Notice], flags: Mapping[str, str]) -> list[str]:

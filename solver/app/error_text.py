@@ -1,0 +1,206 @@
+"""Error messages in the user's language: the library's English line, and its Russian form.
+
+The library raises :class:`~solver.errors.QuintetError` with one English line.
+:func:`error_text` gives that line in the language asked for: every message
+the library makes of a user's input (cards, packets, holdings, rules, options)
+has a Russian form here, a pattern of the English line and its Russian
+template.  The request fields a message names (``opponent_cards``,
+``against="equilibrium"``) stay as they are: each face speaks of them in its
+own words afterwards (the command line's flags, the page's field names).  A
+line that matches no pattern is returned as it is (English): the tests keep
+the messages a user can meet all covered.
+
+>>> error_text("card 'Xs': unknown rank 'X' (ranks are 7 8 9 10 J Q K A, or В Д К Т)", "ru")
+"карта 'Xs': неизвестное достоинство 'X' (достоинства: 7 8 9 10 J Q K A или В Д К Т)"
+>>> error_text("cards: expected 25 cards, got 24", "ru")
+'cards: нужно 25 карт, а дано 24'
+>>> error_text("expected 25 cards, got 24", "en")
+'expected 25 cards, got 24'
+>>> error_text("expected 25 cards, got 24", "fr")
+Traceback (most recent call last):
+    ...
+solver.errors.QuintetError: lang 'fr' is not one of: en, ru
+"""
+
+from __future__ import annotations
+
+import re
+
+from solver.util.checks import check_instance
+from solver.util.language import Lang, language
+
+__all__ = ["error_text", "known_in_russian"]
+
+# The hints of solver.game.cards for letters of the other alphabet.
+_HINTS: dict[str, str] = {
+    "Latin B; the Jack is J or Cyrillic В": "латинская B; валет — J или кириллическая В",
+    "Latin D; the Queen is Q or Cyrillic Д": "латинская D; дама — Q или кириллическая Д",
+    "Cyrillic А; the Ace is Latin A or Cyrillic Т": "кириллическая А; туз — латинская A или кириллическая Т",
+    "Cyrillic с; clubs are Latin c, or Cyrillic т or к": "кириллическая с; трефы — латинская c или кириллические т, к",
+    "Latin k; clubs are c, or Cyrillic к or т": "латинская k; трефы — c или кириллические к, т",
+    "Latin t; clubs are c, or Cyrillic т or к": "латинская t; трефы — c или кириллические т, к",
+    "Latin b; diamonds are d, or Cyrillic б": "латинская b; бубны — d или кириллическая б",
+    "Cyrillic ԁ; diamonds are Latin d, or Cyrillic б": "кириллическая ԁ; бубны — латинская d или кириллическая б",
+    "Cyrillic һ; hearts are Latin h, or Cyrillic ч": "кириллическая һ; червы — латинская h или кириллическая ч",
+    "Latin n; spades are s, or Cyrillic п": "латинская n; пики — s или кириллическая п",
+    "Latin p; spades are s, or Cyrillic п": "латинская p; пики — s или кириллическая п",
+    "Cyrillic ѕ; spades are Latin s, or Cyrillic п": "кириллическая ѕ; пики — латинская s или кириллическая п",
+}
+
+_TOKEN = r"(?P<t>'.*?'|\".*?\")"
+# (English pattern, Russian template): the whole message, after any "field: " heads.
+_RUSSIAN: tuple[tuple[str, str], ...] = (
+    (r"empty card token", "пустое обозначение карты"),
+    (
+        rf"card {_TOKEN}: a card is a rank followed by a suit, e\.g\. As or 10♥",
+        "карта {t}: карта — это достоинство и масть, например As или 10♥",
+    ),
+    (
+        rf"card {_TOKEN}: the suit is missing; a card is a rank followed by a suit, "
+        r"e\.g\. (?P<a>\S+) or (?P<b>\S+)",
+        "карта {t}: нет масти; карта — это достоинство и масть, например {a} или {b}",
+    ),
+    (
+        rf"card {_TOKEN}: rank (?P<r>\S+) is not in a 32-card deck \(ranks are 7 8 9 10 J Q K A\)",
+        "карта {t}: достоинства {r} нет в колоде из 32 карт (достоинства: 7 8 9 10 J Q K A)",
+    ),
+    (
+        rf"card {_TOKEN}: unknown rank (?P<r>'.*?'|\".*?\") "
+        r"\(ranks are 7 8 9 10 J Q K A, or В Д К Т\)(?:; (?P<hint>.+))?",
+        "карта {t}: неизвестное достоинство {r} (достоинства: 7 8 9 10 J Q K A или В Д К Т){hint}",
+    ),
+    (
+        rf"card {_TOKEN}: unknown suit (?P<s>'.*?'|\".*?\") "
+        r"\(suits are c d h s, ♣ ♦ ♥ ♠, or т/к б ч п\)(?:; (?P<hint>.+))?",
+        "карта {t}: неизвестная масть {s} (масти: c d h s, ♣ ♦ ♥ ♠ или т/к б ч п){hint}",
+    ),
+    (
+        rf"card {_TOKEN}: duplicate of (?P<c>\S+) \(each card can appear only once\)",
+        "карта {t}: повтор карты {c} (каждая карта — только один раз)",
+    ),
+    (r"expected (?P<n>\d+) cards, got (?P<m>\d+)", "нужно {n} карт, а дано {m}"),
+    (
+        r"expected (?P<n>\d+) packets separated by '\|', got (?P<m>\d+)",
+        "нужно {n} пакетов через '|', а дано {m}",
+    ),
+    (
+        r"packet (?P<p>\d+) \((?P<part>'.*?'|\".*?\")\) has (?P<n>\d+) cards; a packet has 5",
+        "в пакете {p} ({part}) карт: {n}, а в пакете их 5",
+    ),
+    (
+        r"packet (?P<p>\d+) has (?P<n>\d+) cards; a packet has 5",
+        "в пакете {p} карт: {n}, а в пакете их 5",
+    ),
+    (r"card (?P<c>\S+) appears twice in the arrangement", "карта {c} дважды в раскладке"),
+    (r"an arrangement needs at least one packet", "в раскладке нужен хотя бы один пакет"),
+    (
+        r"the arrangement has (?P<n>\d+) packets; the rules need (?P<m>\d+)",
+        "в раскладке пакетов: {n}, а по правилам нужно {m}",
+    ),
+    (
+        r"the arrangement uses (?P<x>.+?), not in the holding; it leaves out (?P<y>.+)",
+        "в раскладке есть карты не с вашей руки: {x}; не выложены: {y}",
+    ),
+    (
+        r"the arrangement uses (?P<x>.+?), not in the holding",
+        "в раскладке есть карты не с вашей руки: {x}",
+    ),
+    (r"the arrangement leaves out (?P<y>.+)", "в раскладке не выложены: {y}"),
+    (
+        r"opponent_cards are needed in independent mode",
+        "в независимом режиме нужны opponent_cards",
+    ),
+    (
+        r"opponent_cards needs cards \(your holding\) too",
+        "к opponent_cards нужны и cards (ваши карты)",
+    ),
+    (
+        r"in mirror mode both players hold the same cards; use the independent mode",
+        "в зеркальном режиме у обоих игроков одни и те же карты; выберите независимый режим",
+    ),
+    (
+        r'objective is not for against="equilibrium", which plays the payoff game',
+        'objective не задаётся при against="equilibrium": равновесие играет по payoff',
+    ),
+    (
+        r'against="equilibrium" takes no top or fixed',
+        'при against="equilibrium" нельзя top и fixed',
+    ),
+    (r"(?P<f>\w+) must be positive, got (?P<x>.+)", "{f} должно быть больше нуля, а дано {x}"),
+    (
+        r"(?P<f>\w+) must be in \[(?P<a>[^,]+), (?P<b>[^\]]+)\], got (?P<x>.+)",
+        "{f} должно быть в пределах [{a}, {b}], а дано {x}",
+    ),
+    (
+        r"seed must be a non-negative integer or a numpy Generator, got (?P<x>.+)",
+        "зерно должно быть целым числом не меньше нуля, а дано {x}",
+    ),
+    (
+        r"position points must be positive integers, got (?P<x>.+)",
+        "очки позиций должны быть целыми положительными числами, а дано {x}",
+    ),
+    (
+        r"position points must be at most (?P<n>\d+), got (?P<x>.+)",
+        "очки позиций — не больше {n}, а дано {x}",
+    ),
+)
+_PATTERNS = tuple((re.compile(pattern), template) for pattern, template in _RUSSIAN)
+# "cards: ...", "packet 3: ...": the field or packet a message is about, then the message.
+_HEAD = re.compile(r"(?P<head>packet \d+|[a-z_]+): (?P<rest>.+)", re.DOTALL)
+
+
+def _russian(message: str) -> str | None:
+    for pattern, template in _PATTERNS:
+        found = pattern.fullmatch(message)
+        if found:
+            values = {k: v or "" for k, v in found.groupdict().items()}
+            if "hint" in values:
+                hint = values["hint"]
+                values["hint"] = f"; {_HINTS.get(hint, hint)}" if hint else ""
+            return template.format(**values)
+    head = _HEAD.fullmatch(message)
+    if head:
+        rest = _russian(head["rest"])
+        if rest is not None:
+            name = head["head"]
+            name = name.replace("packet", "пакет") if name.startswith("packet ") else name
+            return f"{name}: {rest}"
+    return None
+
+
+def known_in_russian(message: str) -> bool:
+    """Whether ``message`` has a Russian form here.
+
+    >>> known_in_russian("packet 2: empty card token"), known_in_russian("no such thing")
+    (True, False)
+    """
+    return _russian(check_instance(message, str, "message")) is not None
+
+
+def error_text(message: str, lang: Lang | str) -> str:
+    """The library's error ``message`` in the language ``lang`` (English as it is).
+
+    Parameters
+    ----------
+    message
+        The English line of a :class:`~solver.errors.QuintetError` (``str(error)``).
+    lang
+        ``"en"`` or ``"ru"``.
+
+    Returns
+    -------
+    str
+        The message in ``lang``; a message without a Russian form stays English.
+
+    >>> error_text("packet 1 ('7c 8c') has 2 cards; a packet has 5", "ru")
+    "в пакете 1 ('7c 8c') карт: 2, а в пакете их 5"
+    >>> error_text(3, "ru")
+    Traceback (most recent call last):
+        ...
+    TypeError: message must be a str, got 3
+    """
+    check_instance(message, str, "message")
+    if language(lang) is Lang.EN:
+        return message
+    russian = _russian(message)
+    return message if russian is None else russian
