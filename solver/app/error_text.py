@@ -144,6 +144,22 @@ _RUSSIAN: tuple[tuple[str, str], ...] = (
         "очки позиций — не больше {n}, а дано {x}",
     ),
 )
+# What the "where" filter expected (solver.analysis.where), in Russian.
+_EXPECTED = {
+    "a name": "имя",
+    "a comparison such as >=": "сравнение, например >=",
+    "a number": "число",
+    '"and"': '"and"',
+}
+_RUSSIAN += (
+    (
+        r"unexpected (?P<c>'.*?'|\".*?\") at column (?P<n>\d+) \(expected (?P<what>.+)\)",
+        "неожиданное {c} в позиции {n} (ожидалось: {what})",
+    ),
+    (r"unexpected (?P<c>'.*?'|\".*?\") at column (?P<n>\d+)", "неожиданное {c} в позиции {n}"),
+    (r"ends early \(expected (?P<what>.+)\)", "обрывается (ожидалось: {what})"),
+    (r"unknown name (?P<c>'.*?') \(known: (?P<names>.+)\)", "неизвестное имя {c} (известны: {names})"),
+)
 _PATTERNS = tuple((re.compile(pattern), template) for pattern, template in _RUSSIAN)
 # "cards: ...", "packet 3: ...": the field or packet a message is about, then the message.
 _HEAD = re.compile(r"(?P<head>packet \d+|[a-z_]+): (?P<rest>.+)", re.DOTALL)
@@ -154,6 +170,8 @@ def _russian(message: str) -> str | None:
         found = pattern.fullmatch(message)
         if found:
             values = {k: v or "" for k, v in found.groupdict().items()}
+            if "what" in values:
+                values["what"] = _EXPECTED.get(values["what"], values["what"])
             if "hint" in values:
                 hint = values["hint"]
                 values["hint"] = f"; {_HINTS.get(hint, hint)}" if hint else ""

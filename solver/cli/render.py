@@ -53,9 +53,11 @@ def error_line(error: QuintetError, flags: Mapping[str, str], lang: Lang | str =
     >>> error_line(needed, {"opponent_cards": "--opponent"}, "ru")
     'quintet: ошибка: в независимом режиме нужны --opponent'
     """
-    # Translated first, then the request's fields (the argument wherever it stands) become flags.
+    # Translated first, then the request's fields become flags (a Russian line may put the
+    # argument elsewhere than first: it is then spoken of wherever it stands).
     text = error_text(str(error), lang)
-    fields = (*error.mentions, *([error.argument] if error.argument else []))
+    moved = error.argument and text != str(error) and not text.startswith(error.argument)
+    fields = (*error.mentions, *([error.argument] if moved else []))
     return f"quintet: {_ERROR.text(lang)}: {speak(text, flags, fields)}"
 
 

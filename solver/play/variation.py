@@ -4,9 +4,10 @@ The ``greedy`` and ``house`` players lay a holding out the same way every
 time, so a player who has seen a deal once knows the computer's packets
 exactly.  The web app's table varies them with a seed of its match
 (:func:`varied`): a few exchanges of one card between two packets, each kept
-only if both packets keep their combination (category).  The plan (which
-combination sits at which position) stays the player's; the exact cards, and
-so kickers and ties, change from game to game.
+only if both packets keep their combination (category), then packets of the
+same combination change places.  The plan (which combination sits at which
+position) stays the player's; the exact cards, and so kickers and ties,
+change from game to game.
 
 >>> from solver.game.deal import deal
 >>> from solver.models.house import house_arrangement
@@ -40,13 +41,23 @@ VARIED_PLAYERS = frozenset({"greedy", "house"})
 Best responses are not varied: a varied best response is not a best response."""
 
 
+def _exchanges(n: int, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every exchange of card ``a`` of packet ``i`` with card ``b`` of packet ``j`` (i < j)."""
+    i, j = np.triu_indices(n, k=1)
+    i, j = np.repeat(i, size * size), np.repeat(j, size * size)
+    a = np.tile(np.repeat(np.arange(size), size), i.size // (size * size))
+    b = np.tile(np.arange(size), i.size // size)
+    return i, a, j, b
+
+
 def varied(
     arrangement: Arrangement,
     rng: np.random.Generator,
     rules: Rules | None = None,
     swaps: int = SWAPS,
 ) -> Arrangement:
-    """``arrangement`` with up to ``swaps`` card exchanges that keep every packet's combination.
+    """``arrangement`` varied: up to ``swaps`` card exchanges that keep every packet's
+    combination, then packets of one combination shuffled among their positions.
 
     Parameters
     ----------
@@ -78,14 +89,8 @@ def varied(
     check_int(swaps, "swaps", low=0)
     rules = rules_or_default(rules)
     packets = np.array(arrangement.packets, dtype=np.int64)
-    n = packets.shape[0]
     kinds = category(packets, rules)
-    # Every exchange of card a of packet i with card b of packet j (i < j), as index arrays.
-    i, j = np.triu_indices(n, k=1)
-    size = packets.shape[1]
-    i, j = np.repeat(i, size * size), np.repeat(j, size * size)
-    a = np.tile(np.repeat(np.arange(size), size), i.size // (size * size))
-    b = np.tile(np.arange(size), i.size // size)
+    i, a, j, b = _exchanges(*packets.shape)
     rows = np.arange(i.size)
     for _ in range(swaps):
         first, second = packets[i], packets[j]
@@ -96,4 +101,9 @@ def varied(
             break
         k = int(rng.choice(allowed))
         packets[i[k], a[k]], packets[j[k], b[k]] = packets[j[k], b[k]], packets[i[k], a[k]]
+    # Packets of one combination change places among themselves (strong holdings, full houses
+    # and straight flushes, rarely allow an exchange of cards).
+    for kind in np.unique(kinds):
+        places = np.flatnonzero(kinds == kind)
+        packets[places] = packets[rng.permutation(places)]
     return Arrangement(tuple(tuple(sorted(int(c) for c in packet)) for packet in packets))

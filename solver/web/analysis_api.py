@@ -100,5 +100,6 @@ async def report_endpoint(body: ReportIn) -> Any:
         answer = await asyncio.to_thread(study, request)
     except NoBookError:
         detail = "the server has no solution book yet"
-        return JSONResponse({"detail": detail, "code": "no_book", "argument": None}, 404)
+        body = {"detail": detail, "argument": None, "message": None, "code": "no_book"}
+        return JSONResponse(body, 404)
     return answer.document

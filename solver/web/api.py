@@ -385,11 +385,12 @@ def _known(request: Request, job_id: str) -> Job:
 @router.get("/jobs/{job_id}", responses=JOB_ID, summary="a job's state, progress and document")
 def job_status(request: Request, job_id: str) -> dict[str, Any]:
     """``state`` is queued, running, done (``result`` holds the document), error, failed,
-    timeout or cancelled; an ``error`` (bad input) is in the page's language (Accept-Language)."""
+    timeout or cancelled; an ``error`` (bad input) is also in ``message``, in the request's
+    language (Accept-Language) and the pages' words."""
     status = _known(request, job_id).status()
     if status["state"] == JobState.ERROR.value and isinstance(status["error"], str):
         lang = request_language(request.headers.get("accept-language"))
-        status["error"] = page_error(status["error"], lang)
+        status["message"] = page_error(status["error"], lang)
     return status
 
 

@@ -70,10 +70,14 @@ def _one_line(errors: list[Any]) -> str:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(QuintetError)
     async def quintet_error(request: Request, error: QuintetError) -> JSONResponse:
-        # In the page's language (its Accept-Language), its fields in the page's words.
+        # detail: the library's line; message: in the page's language (its Accept-Language),
+        # its fields in the page's words.
         lang = request_language(request.headers.get("accept-language"))
-        detail = page_error(str(error), lang)
-        return JSONResponse({"detail": detail, "argument": error.argument}, status_code=400)
+        message = page_error(str(error), lang)
+        return JSONResponse(
+            {"detail": str(error), "argument": error.argument, "message": message},
+            status_code=400,
+        )
 
     @app.exception_handler(TooManyJobsError)
     async def too_many(request: Request, error: TooManyJobsError) -> JSONResponse:

@@ -36,6 +36,7 @@ FIELDS: dict[str, Phrase] = {
     "seed": Phrase("the seed", "зерно"),
     "time_limit": Phrase("the time limit", "лимит времени"),
     "history": Phrase("the history", "история"),
+    "where": Phrase("the filter", "фильтр"),
     "top": Phrase("the number of suggestions", "число предложений"),
     "fixed": Phrase("the fixed packets", "закреплённые пакеты"),
 }

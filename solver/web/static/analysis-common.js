@@ -116,7 +116,7 @@
     });
     const data = await response.json().catch(() => ({ detail: response.statusText }));
     if (!response.ok) {
-      const detail = typeof data.detail === "string" ? data.detail : response.statusText;
+      const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
       throw new ApiError(detail, response.status, data.code);
     }
     return data;
@@ -130,11 +130,11 @@
     for (;;) {
       if (onStatus) onStatus(status);
       if (status.state === "done") return status;
-      if (!["queued", "running"].includes(status.state)) throw new ApiError(status.error || status.state, status.state);
+      if (!["queued", "running"].includes(status.state)) throw new ApiError(status.message || status.error || status.state, status.state);
       await new Promise((resolve) => setTimeout(resolve, 250));
       const response = await fetch("/api/jobs/" + status.id, { headers: { "Accept-Language": state.lang } });
       const data = await response.json().catch(() => ({ detail: response.statusText }));
-      if (!response.ok) throw new ApiError(typeof data.detail === "string" ? data.detail : response.statusText, response.status);
+      if (!response.ok) throw new ApiError(data.message || (typeof data.detail === "string" ? data.detail : response.statusText), response.status);
       status = data;
     }
   }

@@ -71,7 +71,8 @@
     const data = await response.json().catch(() => ({ detail: response.statusText }));
     // 422: a value the page's own controls cannot make (the page's words, not the validator's).
     if (response.status === 422) throw new Error(t("bad_value"));
-    if (!response.ok) throw new Error(typeof data.detail === "string" ? data.detail : response.statusText);
+    // message: the error in the page's language and words (detail: the library's English).
+    if (!response.ok) throw new Error(data.message || (typeof data.detail === "string" ? data.detail : response.statusText));
     return data;
   }
 
@@ -205,7 +206,7 @@
         if (status.state === "done") return status.result;
         if (status.state === "cancelled") throw new Error(t("cancelled"));
         if (status.state === "timeout") throw new Error(t("timeout"));
-        if (status.state === "error") throw new Error(status.error);
+        if (status.state === "error") throw new Error(status.message || status.error);
         if (status.state === "failed") throw new Error(t("failed", { e: status.error }));
         $("progress-text").textContent = (onProgress || working)(status);
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
