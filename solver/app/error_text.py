@@ -158,7 +158,10 @@ _RUSSIAN += (
     ),
     (r"unexpected (?P<c>'.*?'|\".*?\") at column (?P<n>\d+)", "неожиданное {c} в позиции {n}"),
     (r"ends early \(expected (?P<what>.+)\)", "обрывается (ожидалось: {what})"),
-    (r"unknown name (?P<c>'.*?') \(known: (?P<names>.+)\)", "неизвестное имя {c} (известны: {names})"),
+    (
+        r"unknown name (?P<c>'.*?') \(known: (?P<names>.+)\)",
+        "неизвестное имя {c} (известны: {names})",
+    ),
 )
 _PATTERNS = tuple((re.compile(pattern), template) for pattern, template in _RUSSIAN)
 # "cards: ...", "packet 3: ...": the field or packet a message is about, then the message.

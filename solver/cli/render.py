@@ -56,8 +56,9 @@ def error_line(error: QuintetError, flags: Mapping[str, str], lang: Lang | str =
     # Translated first, then the request's fields become flags (a Russian line may put the
     # argument elsewhere than first: it is then spoken of wherever it stands).
     text = error_text(str(error), lang)
-    moved = error.argument and text != str(error) and not text.startswith(error.argument)
-    fields = (*error.mentions, *([error.argument] if moved else []))
+    argument = error.argument
+    moved = argument is not None and text != str(error) and not text.startswith(argument)
+    fields = (*error.mentions, *([argument] if moved and argument is not None else []))
     return f"quintet: {_ERROR.text(lang)}: {speak(text, flags, fields)}"
 
 

@@ -100,6 +100,6 @@ async def report_endpoint(body: ReportIn) -> Any:
         answer = await asyncio.to_thread(study, request)
     except NoBookError:
         detail = "the server has no solution book yet"
-        body = {"detail": detail, "argument": None, "message": None, "code": "no_book"}
-        return JSONResponse(body, 404)
+        answer_body = {"detail": detail, "argument": None, "message": None, "code": "no_book"}
+        return JSONResponse(answer_body, 404)
     return answer.document

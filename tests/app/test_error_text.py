@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from solver.app.error_text import error_text, known_in_russian
 from solver.analysis.where import parse_where
+from solver.app.error_text import error_text, known_in_russian
 from solver.app.requests import holdings
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement

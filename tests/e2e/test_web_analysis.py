@@ -331,6 +331,9 @@ def test_study_charts_with_legends_and_filters(server, browser, home, size):  # 
     assert sample.get_attribute("data-deals") == str(expected["sample"]["deals"]) == "4"
     warning = driver.find_element("id", "coverage-warning")  # four deals of billions
     assert expected["sample"]["coverage"] < 0.01 and warning.is_displayed()
+    # The coverage as `quintet report` prints it (it was 10^9 off: "2.12e-1%" for 2.118e-10%).
+    printed = re.search(r"covering (\S+)%", study(StudyRequest(book=home["book"])).text("en"))
+    assert printed and f"{printed[1]}%" in sample.text and f"{printed[1]}%" in warning.text
     bars = [float(b.get_attribute("data-value")) for b in css(driver, "#chart-concede .bar")]
     assert bars == pytest.approx([p["concede"]["mean"] for p in expected["positions"]])
     whiskers = css(driver, "#chart-concede .whisker")

@@ -67,7 +67,10 @@
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
     }
-    const response = await fetch(path, options);
+    // The browser's own network error is English: the page's words instead.
+    const response = await fetch(path, options).catch(() => {
+      throw new Error(t("offline"));
+    });
     const data = await response.json().catch(() => ({ detail: response.statusText }));
     // 422: a value the page's own controls cannot make (the page's words, not the validator's).
     if (response.status === 422) throw new Error(t("bad_value"));
