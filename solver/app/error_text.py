@@ -163,6 +163,55 @@ _RUSSIAN += (
         "неизвестное имя {c} (известны: {names})",
     ),
 )
+# The command line's usage errors (argparse's lines, and the option checks of solver.app.arguments).
+_V = r"(?P<v>'.*?'|\".*?\")"
+_RUSSIAN += (
+    (r"unrecognized arguments: (?P<x>.+)", "непонятные аргументы: {x}"),
+    (r"the following arguments are required: (?P<x>.+)", "нужны аргументы: {x}"),
+    (r"argument (?P<a>\S+): expected one argument", "аргумент {a}: нужно значение"),
+    (
+        rf"argument (?P<a>\S+): invalid choice: {_V} \(choose from (?P<c>.+)\)",
+        "аргумент {a}: недопустимое значение {v} (на выбор: {c})",
+    ),
+    (
+        r"argument (?P<a>\S+): not allowed with argument (?P<b>\S+)",
+        "аргумент {a} нельзя вместе с {b}",
+    ),
+    (rf"argument (?P<a>\S+): {_V} is not an integer", "аргумент {a}: {v} — не целое число"),
+    (rf"argument (?P<a>\S+): {_V} is not a number", "аргумент {a}: {v} — не число"),
+    (rf"argument (?P<a>\S+): {_V} is not a finite number", "аргумент {a}: {v} — не конечное число"),
+    (rf"argument (?P<a>\S+): {_V} must be >= 0", "аргумент {a}: {v} должно быть >= 0"),
+    (
+        rf"argument (?P<a>\S+): {_V} must be at least (?P<n>\S+)",
+        "аргумент {a}: {v} должно быть не меньше {n}",
+    ),
+    (
+        rf"argument (?P<a>\S+): {_V} must be at most (?P<n>\S+)",
+        "аргумент {a}: {v} должно быть не больше {n}",
+    ),
+    (
+        rf"argument (?P<a>\S+): {_V} must be a positive number",
+        "аргумент {a}: {v} должно быть больше нуля",
+    ),
+    (
+        rf"argument (?P<a>\S+): {_V} must be a non-negative number",
+        "аргумент {a}: {v} должно быть не меньше нуля",
+    ),
+    (
+        rf"argument (?P<a>\S+): {_V} is not auto or an integer",
+        "аргумент {a}: {v} — не auto и не целое число",
+    ),
+    (r"--json is not available in the interactive game", "--json недоступен в интерактивной игре"),
+    (
+        r"--json is not available in the interactive series \(--history FILE\.jsonl keeps its "
+        r"records as JSON\)",
+        "--json недоступен в интерактивной серии (--history FILE.jsonl хранит записи в JSON)",
+    ),
+    (
+        rf"against {_V}: expected random, greedy, house, known, equilibrium or a mixture FILE\.json",
+        "against {v}: ожидается random, greedy, house, known, equilibrium или файл смеси FILE.json",
+    ),
+)
 _PATTERNS = tuple((re.compile(pattern), template) for pattern, template in _RUSSIAN)
 # "cards: ...", "packet 3: ...": the field or packet a message is about, then the message.
 _HEAD = re.compile(r"(?P<head>packet \d+|[a-z_]+): (?P<rest>.+)", re.DOTALL)

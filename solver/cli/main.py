@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["eval", "As Ks Qs Js 5s"])  # prints the reason on stderr
     2
     """
-    from solver.cli.render import error_line
+    from solver.cli.render import asked_language, error_line, usage_line
     from solver.errors import QuintetError
 
     streams.prepare()
@@ -161,8 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_output_options(args)
         handler: Callable[[argparse.Namespace], Any] = args.handler
         output = handler(args)
-    except UsageError as error:
-        print(f"{error}", file=sys.stderr)
+    except UsageError as error:  # --lang as the command line asked, though it was not parsed
+        asked = asked_language(sys.argv[1:] if argv is None else argv)
+        print(usage_line(str(error), asked), file=sys.stderr)
         return 2
     except QuintetError as error:
         print(error_line(error, flags, lang), file=sys.stderr)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from solver.app.answers import Answer, Notice
 from solver.app.error_text import error_text
@@ -28,7 +28,16 @@ from solver.app.report import Output
 from solver.errors import QuintetError
 from solver.util.language import Lang, Phrase
 
-__all__ = ["error_line", "shown", "speak", "warn", "warner", "warning_lines"]
+__all__ = [
+    "asked_language",
+    "error_line",
+    "shown",
+    "speak",
+    "usage_line",
+    "warn",
+    "warner",
+    "warning_lines",
+]
 
 _ERROR = Phrase("error", "ошибка")
 
@@ -60,6 +69,31 @@ def error_line(error: QuintetError, flags: Mapping[str, str], lang: Lang | str =
     moved = argument is not None and text != str(error) and not text.startswith(argument)
     fields = (*error.mentions, *([argument] if moved and argument is not None else []))
     return f"quintet: {_ERROR.text(lang)}: {speak(text, flags, fields)}"
+
+
+def usage_line(message: str, lang: Lang | str = Lang.EN) -> str:
+    """A usage error's line (``"quintet CMD: what"``) in ``lang``.
+
+    >>> usage_line("quintet eval: the following arguments are required: CARDS", "ru")
+    'quintet eval: нужны аргументы: CARDS'
+    """
+    program, colon, what = message.partition(": ")
+    return f"{program}{colon}{error_text(what, lang)}" if colon else message
+
+
+def asked_language(argv: Sequence[str]) -> Lang:
+    """The ``--lang`` of a command line that could not be parsed (English when none).
+
+    >>> asked_language(["eval", "--lang", "ru"]), asked_language(["eval", "--lang=xx"])
+    (<Lang.RU: 'ru'>, <Lang.EN: 'en'>)
+    """
+    for i, word in enumerate(argv):
+        value = word.removeprefix("--lang=") if word.startswith("--lang=") else None
+        if word == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        if value == Lang.RU.value:
+            return Lang.RU
+    return Lang.EN
 
 
 def warning_lines(notices: Iterable[Notice], flags: Mapping[str, str]) -> list[str]:

@@ -89,3 +89,27 @@ def test_the_command_line_speaks_russian_errors_with_its_flags():
     grade = quintet("grade", "--seed", "1", "As Ks Qs Js Ts", "--lang", "ru", "--no-book")
     assert grade.returncode == 2
     assert grade.stderr.strip() == "quintet: ошибка: нужно 5 пакетов через '|', а дано 1"
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (("suggest", "--seed", "x"), "quintet suggest: аргумент --seed: 'x' — не целое число"),
+        (("eval",), "quintet eval: нужны аргументы: CARDS"),
+        (("suggest", "--seed"), "quintet suggest: аргумент --seed: нужно значение"),
+        (
+            ("suggest", "--mode", "foo"),
+            "quintet suggest: аргумент --mode: недопустимое значение 'foo' "
+            "(на выбор: 'mirror', 'independent')",
+        ),
+        (("eval", "As Ks Qs Js Ts", "extra"), "quintet: непонятные аргументы: extra"),
+        (("play", "--json"), "quintet play: --json недоступен в интерактивной игре"),
+    ],
+)
+def test_the_command_lines_usage_errors_in_russian(capsys, args, line):
+    from solver.cli.main import main
+
+    assert main([*args, "--lang", "ru"]) == 2
+    assert capsys.readouterr().err.strip() == line
+    assert main(list(args)) == 2
+    assert "аргумент" not in capsys.readouterr().err  # English without --lang ru
