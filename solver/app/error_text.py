@@ -212,6 +212,39 @@ _RUSSIAN += (
         "against {v}: ожидается random, greedy, house, known, equilibrium или файл смеси FILE.json",
     ),
 )
+# A history without a deal to grade (quintet analyze, the Analyze page), and why its lines were skipped.
+_RUSSIAN += (
+    (
+        r"(?P<name>.+): no deal to grade \(it is empty\)",
+        "{name}: нет сдач для оценки (история пуста)",
+    ),
+    (
+        r"(?P<name>.+): no deal to grade \((?P<n>\d+) lines? skipped, the first: line (?P<k>\d+): "
+        r"(?P<reason>.+)\)",
+        "{name}: нет сдач для оценки (пропущено строк: {n}; первая — строка {k}: {reason})",
+    ),
+    (r"no arrangement", "нет раскладки"),
+    (r"neither seed nor holding", "нет ни зерна (seed), ни карт (holding)"),
+    (r"rules must be an object", "rules должно быть объектом"),
+    (r"bad rules: (?P<reason>.+)", "неверные правила: {reason}"),
+    (r"seed (?P<v>.+) is not a number", "seed {v} — не число"),
+    (r"seed must be non-negative, got (?P<x>.+)", "seed должно быть не меньше нуля, а дано {x}"),
+    (r"expected cards, got (?P<x>.+)", "ожидались карты, а дано {x}"),
+    (r"(?P<f>\w+) must be 0 or 1, got (?P<x>.+)", "{f} должно быть 0 или 1, а дано {x}"),
+    (r"not JSON \(nested too deeply\)", "не JSON (слишком глубокая вложенность)"),
+    (r"cut short \(a crash or a full disk\?\)", "строка оборвана (сбой или полный диск?)"),
+    (r"not JSON", "не JSON"),
+    (r"not a JSON object", "не объект JSON"),
+    (
+        r"not a history header \((?P<reason>.+?); columns: (?P<c>.+)\)",
+        "не заголовок истории ({reason}; столбцы: {c})",
+    ),
+    (r"unknown column (?P<v>'.*?')", "неизвестный столбец {v}"),
+    (r"no arrangement column", "нет столбца arrangement"),
+)
+# Parts of a message that are messages themselves (a skipped line's reason), or a file's name.
+_NESTED = ("reason",)
+_NAMES = {"the history": "история"}
 _PATTERNS = tuple((re.compile(pattern), template) for pattern, template in _RUSSIAN)
 # "cards: ...", "packet 3: ...": the field or packet a message is about, then the message.
 _HEAD = re.compile(r"(?P<head>packet \d+|[a-z_]+): (?P<rest>.+)", re.DOTALL)
@@ -222,6 +255,11 @@ def _russian(message: str) -> str | None:
         found = pattern.fullmatch(message)
         if found:
             values = {k: v or "" for k, v in found.groupdict().items()}
+            for key in _NESTED:
+                if key in values:
+                    values[key] = _russian(values[key]) or values[key]
+            if "name" in values:
+                values["name"] = _NAMES.get(values["name"], values["name"])
             if "what" in values:
                 values["what"] = _EXPECTED.get(values["what"], values["what"])
             if "hint" in values:

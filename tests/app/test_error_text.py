@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from solver.analysis.where import parse_where
+from solver.app.analyze import AnalyzeRequest, analyze
 from solver.app.error_text import error_text, known_in_russian
 from solver.app.requests import holdings
 from solver.errors import QuintetError
@@ -52,11 +53,17 @@ MISTAKES: dict[str, Callable[[], Any]] = {
     "filter end": lambda: parse_where("aces >="),
     "filter character": lambda: parse_where("aces >= 3 ; kings"),
     "filter operator": lambda: parse_where("aces 3"),
+    "empty history": lambda: analyze(AnalyzeRequest(content="")),
+    "history of bad lines": lambda: analyze(
+        AnalyzeRequest(content='{"seed": 1}\nnot json\n{"seed": -1, "arrangement": "As"}\n')
+    ),
+    "history header": lambda: analyze(AnalyzeRequest(content="seed,cards\n1,As\n")),
 }
 
 
-# Request fields (each face names them its own way) and the filter's names.
+# Request fields (each face names them its own way), the filter's names, a history's columns.
 TYPED = {"cards", "where", "fours", "aces", "value", "support", "top"}
+TYPED |= {"seed", "holding", "mode", "arrangement", "rules"}  # a history's fields and columns
 
 
 def _mistake(name: str) -> str:
