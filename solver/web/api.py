@@ -390,7 +390,7 @@ def job_status(request: Request, job_id: str) -> dict[str, Any]:
     status = _known(request, job_id).status()
     if status["state"] == JobState.ERROR.value and isinstance(status["error"], str):
         lang = request_language(request.headers.get("accept-language"))
-        status["message"] = page_error(status["error"], lang)
+        status["message"] = page_error(status["error"], lang, [status["argument"]])
     return status
 
 

@@ -73,7 +73,7 @@ def _add_error_handlers(app: FastAPI) -> None:
         # detail: the library's line; message: in the page's language (its Accept-Language),
         # its fields in the page's words.
         lang = request_language(request.headers.get("accept-language"))
-        message = page_error(str(error), lang)
+        message = page_error(str(error), lang, (error.argument, *error.mentions))
         return JSONResponse(
             {"detail": str(error), "argument": error.argument, "message": message},
             status_code=400,

@@ -6,7 +6,7 @@ language (:func:`~solver.app.error_text.error_text`), and the request fields
 it names (``opponent_cards``, ``against="equilibrium"``) are spoken as the
 page names them ("the opponent's cards", "карты противника").
 
->>> page_error("opponent_cards are needed in independent mode", "ru")
+>>> page_error("opponent_cards are needed in independent mode", "ru", ["opponent_cards"])
 'В независимом режиме нужны карты противника'
 >>> page_error("opponent_cards are needed in independent mode", "en")
 "The opponent's cards are needed in independent mode"
@@ -19,6 +19,7 @@ TypeError: message must be a str, got 3
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from solver.app.error_text import error_text
 from solver.util.checks import check_instance
@@ -53,13 +54,25 @@ def request_language(accept: str | None) -> Lang:
     return Lang.RU if first.split(";")[0].split("-")[0] == "ru" else Lang.EN
 
 
-def page_error(message: str, lang: Lang | str) -> str:
-    """The library's error ``message`` as the page shows it: in ``lang``, fields in its words."""
+def page_error(message: str, lang: Lang | str, fields: Iterable[str | None] = ()) -> str:
+    """The library's error ``message`` as the page shows it: in ``lang``, fields in its words.
+
+    A field is spoken of as the page names it where the message writes ``field="value"``,
+    where it starts the message, and anywhere for the ``fields`` the error names (its
+    argument and mentions); elsewhere a name stays (a history's column list, say).
+
+    >>> page_error("cards: expected 25 cards, got 2", "en")
+    'Your cards: expected 25 cards, got 2'
+    """
     check_instance(message, str, "message")
     lang = language(lang)
     text = error_text(message, lang)
+    named = {name for name in fields if name}
     for name, words in FIELDS.items():
         word = words.text(lang)
         text = re.sub(rf'(?<![\w-]){re.escape(name)}="([^"]*)"', rf"{word} «\1»", text)
-        text = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", word, text)
+        if name in named:
+            text = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", word, text)
+        elif re.match(rf"{re.escape(name)}(?![\w-])", text):
+            text = word + text[len(name) :]
     return text[:1].upper() + text[1:]

@@ -118,6 +118,20 @@ def test_the_analyze_page_reads_the_trainers_session(server, browser):
     assert driver.find_element("id", "message").text == ""
     assert driver.find_element("id", "deals-graded").get_attribute("data-deals") == "1"
     shot(driver, "41-analyze-session-phone-ru")
+    # A file without a deal: the server's reason, in Russian.
+    driver.execute_script(
+        """
+        const data = new DataTransfer();
+        data.items.add(new File([arguments[0]], "bad.jsonl"));
+        const zone = document.getElementById("drop");
+        zone.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+        """,
+        '{"seed": 1}\n',
+    )
+    text = until(driver, lambda d: d.find_element("id", "message").text, "the error")
+    assert "нет сдач для оценки (пропущено строк: 1; первая — строка 1: нет раскладки)" in text
+    assert not driver.find_elements("css selector", "#message [lang=en]")
+    shot(driver, "46-analyze-error-phone-ru")
     assert not script_errors(driver)
 
 

@@ -60,6 +60,8 @@
 
   // Text the server wrote (messages, file names): marked English for screen readers.
   const serverText = (text) => el("span", { lang: "en", class: "server-text", text });
+  // An error's text: in the page's language when the server sent it so, else English (marked).
+  const errorText = (error) => (error.localized ? el("span", { class: "server-text", text: error.message }) : serverText(error.message));
 
   function translate() {
     document.documentElement.lang = state.lang;
@@ -100,11 +102,13 @@
   }
 
   // status: the HTTP status or the job's state; code: the server's name for the case (no_book).
+  // localized: the message is in the page's language (the server's "message"), not English.
   class ApiError extends Error {
-    constructor(message, status, code) {
+    constructor(message, status, code, localized) {
       super(message);
       this.status = status;
       this.code = code || null;
+      this.localized = Boolean(localized);
     }
   }
 
@@ -117,7 +121,7 @@
     const data = await response.json().catch(() => ({ detail: response.statusText }));
     if (!response.ok) {
       const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
-      throw new ApiError(detail, response.status, data.code);
+      throw new ApiError(detail, response.status, data.code, Boolean(data.message));
     }
     return data;
   }
@@ -130,11 +134,16 @@
     for (;;) {
       if (onStatus) onStatus(status);
       if (status.state === "done") return status;
-      if (!["queued", "running"].includes(status.state)) throw new ApiError(status.message || status.error || status.state, status.state);
+      if (!["queued", "running"].includes(status.state)) {
+        throw new ApiError(status.message || status.error || status.state, status.state, null, Boolean(status.message));
+      }
       await new Promise((resolve) => setTimeout(resolve, 250));
       const response = await fetch("/api/jobs/" + status.id, { headers: { "Accept-Language": state.lang } });
       const data = await response.json().catch(() => ({ detail: response.statusText }));
-      if (!response.ok) throw new ApiError(data.message || (typeof data.detail === "string" ? data.detail : response.statusText), response.status);
+      if (!response.ok) {
+        const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
+        throw new ApiError(detail, response.status, data.code, Boolean(data.message));
+      }
       status = data;
     }
   }
@@ -271,6 +280,6 @@
 
   window.Analysis = {
     state, t, combination, verdict, el, number, percent, precise, serverText, translate,
-    pageUrl, writeParams, post, job, cancelJob, ApiError, barChart, stackedChart, histogram, figure, onLanguage,
+    pageUrl, writeParams, post, job, cancelJob, ApiError, errorText, barChart, stackedChart, histogram, figure, onLanguage,
   };
 })();

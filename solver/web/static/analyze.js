@@ -103,7 +103,7 @@
       const tooLarge = error.status === 413;
       if (tooLarge) message(t("too_large", { kb: Math.ceil(size / 1024), max: MAX_BODY / 1024 }));
       else if (error.status === "cancelled" || error.status === "timeout") message(t(error.status));
-      else message(t("failed"), " ", A.serverText(error.message));
+      else message(t("failed"), " ", A.errorText(error));
     } finally {
       running = null;
       cancel.hidden = true;

@@ -43,7 +43,7 @@
       doc = null;
       $("report").hidden = true;
       // No book: the page's words (never the server's path); other errors come in the page's language.
-      $("message").replaceChildren(error.code === "no_book" ? t("no_book") : error.message);
+      $("message").replaceChildren(error.code === "no_book" ? t("no_book") : A.errorText(error));
     } finally {
       $("status").textContent = "";
       $("run-report").disabled = false;
