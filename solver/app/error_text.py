@@ -242,6 +242,32 @@ _RUSSIAN += (
     (r"unknown column (?P<v>'.*?')", "неизвестный столбец {v}"),
     (r"no arrangement column", "нет столбца arrangement"),
 )
+# The warnings the command line prints (quintet: warning: ...).
+_RUSSIAN += (
+    (r"line (?P<k>\d+): skipped: (?P<reason>.+)", "строка {k} пропущена: {reason}"),
+    (r"interrupted: (?P<a>\d+) of (?P<b>\d+) deals graded", "прервано: оценено сдач {a} из {b}"),
+    (
+        r"jobs (?P<n>\d+): using (?P<m>\d+) \(one per core and per deal\)",
+        "jobs {n}: используется {m} (не больше, чем ядер и сдач)",
+    ),
+    (r'against="equilibrium" ignores (?P<x>.+)', 'при against="equilibrium" не используются: {x}'),
+    (
+        r"the frontier engine is exhaustive and ignores (?P<x>.+)",
+        "движок frontier перебирает всё и не использует: {x}",
+    ),
+    (r"connect_timeout applies only to scheduler", "connect_timeout действует только со scheduler"),
+    (
+        r"equilibrium_time_limit applies only to eq-\* players",
+        "equilibrium_time_limit действует только на игроков eq-*",
+    ),
+    (
+        r"samples applies only to the win or game objective against a random opponent",
+        "samples действует только для целей win и game против случайного противника",
+    ),
+    (r"(?P<reason>.+); solving without the book", "{reason}; решаю без книги"),
+    (r"(?P<reason>.+); solutions are not stored", "{reason}; решения не сохраняются"),
+    (r"--lang applies to the human output, not --json", "--lang действует на текст, не на --json"),
+)
 # Parts of a message that are messages themselves (a skipped line's reason), or a file's name.
 _NESTED = ("reason",)
 _NAMES = {"the history": "история"}

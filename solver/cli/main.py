@@ -135,7 +135,10 @@ def _check_output_options(args: argparse.Namespace) -> None:
             "(--history FILE.jsonl keeps its records as JSON)"
         )
     if args.json and args.lang != "en":
-        print("quintet: warning: --lang applies to the human output, not --json", file=sys.stderr)
+        from solver.app.answers import Notice
+        from solver.cli.render import warn
+
+        warn([Notice("--lang applies to the human output, not --json")], {}, args.lang)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -40,6 +40,7 @@ __all__ = [
 ]
 
 _ERROR = Phrase("error", "ошибка")
+_WARNING = Phrase("warning", "предупреждение")
 
 
 def speak(message: str, flags: Mapping[str, str], fields: Iterable[str] = ()) -> str:
@@ -96,24 +97,33 @@ def asked_language(argv: Sequence[str]) -> Lang:
     return Lang.EN
 
 
-def warning_lines(notices: Iterable[Notice], flags: Mapping[str, str]) -> list[str]:
-    """The lines the command prints on stderr for the answer's warnings."""
-    return [f"quintet: warning: {speak(n.message, flags, n.fields)}" for n in notices]
+def warning_lines(
+    notices: Iterable[Notice], flags: Mapping[str, str], lang: Lang | str = Lang.EN
+) -> list[str]:
+    """The lines the command prints on stderr for the answer's warnings, in ``lang``.
+
+    >>> warning_lines([Notice("line 3: skipped: no arrangement")], {}, "ru")
+    ['quintet: предупреждение: строка 3 пропущена: нет раскладки']
+    """
+    word = _WARNING.text(lang)
+    return [
+        f"quintet: {word}: {speak(error_text(n.message, lang), flags, n.fields)}" for n in notices
+    ]
 
 
-def warn(notices: Iterable[Notice], flags: Mapping[str, str]) -> None:
+def warn(notices: Iterable[Notice], flags: Mapping[str, str], lang: Lang | str = Lang.EN) -> None:
     """Print the warnings on stderr."""
-    for line in warning_lines(notices, flags):
+    for line in warning_lines(notices, flags, lang):
         print(line, file=sys.stderr)
 
 
-def warner(flags: Mapping[str, str]) -> Callable[[str], None]:
+def warner(flags: Mapping[str, str], lang: Lang | str = Lang.EN) -> Callable[[str], None]:
     """A function printing one warning message on stderr (for the interactive sessions)."""
-    return lambda message: warn([Notice(message)], flags)
+    return lambda message: warn([Notice(message)], flags, lang)
 
 
 def shown(answer: Answer, args: argparse.Namespace) -> Output:
     """What the command prints of ``answer``: its warnings now, then its text or document."""
-    warn(answer.warnings, args.flags)
+    warn(answer.warnings, args.flags, args.lang)
     text = "" if args.json else answer.text(args.lang)
     return Output(text, answer.document)

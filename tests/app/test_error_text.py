@@ -120,3 +120,12 @@ def test_the_command_lines_usage_errors_in_russian(capsys, args, line):
     assert capsys.readouterr().err.strip() == line
     assert main(list(args)) == 2
     assert "аргумент" not in capsys.readouterr().err  # English without --lang ru
+
+
+def test_the_command_lines_warnings_in_russian(capsys):
+    from solver.cli.main import main
+
+    assert main(["deal", "--seed", "1", "--json", "--lang", "ru"]) == 0
+    assert capsys.readouterr().err.strip() == (
+        "quintet: предупреждение: --lang действует на текст, не на --json"
+    )
