@@ -26,6 +26,7 @@ __all__ = [
     "FileError",
     "ListenError",
     "MixtureError",
+    "NoBookError",
     "NotACertificateError",
     "QuintetError",
     "RulesError",
@@ -88,6 +89,17 @@ class SolverError(QuintetError):
 
 class FileError(QuintetError):
     """A file cannot be read or written; the message names the file."""
+
+
+class NoBookError(FileError):
+    """The solution book a report reads is not there (none built yet).
+
+    A face can then say so in its own words (the web's Study page does),
+    instead of the file's path on the server.
+
+    >>> issubclass(NoBookError, FileError)
+    True
+    """
 
 
 class BookError(QuintetError):

@@ -26,6 +26,8 @@ from solver.game.arrangement import Arrangement, score
 from solver.game.rules import Rules
 from solver.models.house import house_arrangement, house_rule
 from solver.play.players import describe_player, player
+from solver.play.variation import VARIED_PLAYERS, varied
+from solver.util.checks import check_int
 from solver.util.language import Lang
 
 __all__ = ["from_book", "grade_arrangement", "house", "play", "with_source"]
@@ -95,16 +97,23 @@ def play(request: PlayRequest) -> Answer:
     """The computer's arrangement against yours, and the score.
 
     The computer arranges the opponent's holding without seeing yours, with
-    the generator ``quintet play`` uses (seeded by the deal's seed); the
-    equilibrium players look the deal up in the book (and store what they solve).
+    the generator ``quintet play`` uses (seeded by the deal's seed, and by the
+    request's ``variation`` when given: then the greedy and house players vary
+    their layout, :func:`~solver.play.variation.varied`); the equilibrium
+    players look the deal up in the book (and store what they solve).
     """
     holdings, rules = request.holdings, request.rules
     source = source_of(request.book, time_limit=request.time_limit)
     computer = player(request.opponent, solver=source)
     mine = Arrangement.parse(request.arrangement, n_packets=rules.n_packets)
     mine.check(holdings.mine, rules)
-    rng = np.random.default_rng([holdings.seed, 2])
+    variation = request.variation
+    if variation is not None:
+        check_int(variation, "variation", low=0)
+    rng = np.random.default_rng([holdings.seed, 2] + ([] if variation is None else [variation]))
     theirs = computer.arrange(holdings.theirs, holdings.mine, rules, rng)
+    if variation is not None and computer.name in VARIED_PLAYERS:
+        theirs = varied(theirs, rng, rules)
     outcome = score(mine, theirs, rules)
 
     def report(lang: Lang | str) -> Output:
@@ -113,6 +122,7 @@ def play(request: PlayRequest) -> Answer:
             "opponent": computer.name,
             "description": {code: describe_player(computer.name, code) for code in ("en", "ru")},
             "seed": holdings.seed,
+            "variation": variation,
             "score": scored.payload,
         }
         return Output(scored.text, payload)

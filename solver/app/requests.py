@@ -206,3 +206,6 @@ class PlayRequest:
     opponent: str = "eq-margin"
     time_limit: float | None = None
     book: BookChoice = DEFAULT_BOOK
+    # A seed of the match (the web app's table): the computer's choices differ from game to
+    # game of a deal, and the greedy and house players vary their fixed layout with it.
+    variation: int | None = None

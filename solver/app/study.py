@@ -41,7 +41,7 @@ from solver.book.build import build
 from solver.book.canonical import canonical_key, deal_count, holding_of
 from solver.book.store import Book, Entry, default_book_path
 from solver.equilibria.equilibrium import parse_payoff
-from solver.errors import FileError, QuintetError
+from solver.errors import FileError, NoBookError, QuintetError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.deal import deal, deal_seed
 from solver.game.evaluator import category, strength
@@ -243,7 +243,7 @@ def study(request: StudyRequest) -> Answer:
     _check_plot(request.plot)
     path = _book_path(request)
     if request.deals is None and not path.exists():
-        raise FileError(f"{path}: no such file (build a book first, or give deals)")
+        raise NoBookError(f"{path}: no such file (build a book first, or give deals)")
     sample = _seeded(request, path) if request.deals is not None else _whole_book(request, path)
     document = _document(request, sample, where)
     written: list[str] = []

@@ -115,7 +115,7 @@ def _tournament(args: argparse.Namespace) -> Output:
         resume=args.resume,
     )
     tournament = TournamentRun(request)
-    warn(tournament.warnings, args.flags)  # before the work, not after it
+    warn(tournament.warnings, args.flags, args.lang)  # before the work, not after it
     remaining = request.deals - len(tournament.done)
     progress = _Progress(remaining)
     try:
@@ -155,7 +155,7 @@ def _play(args: argparse.Namespace) -> None:
         book=book_choice(args),
         lang=args.lang,
     )
-    status = play_session(request, input, print, warner(args.flags))
+    status = play_session(request, input, print, warner(args.flags, args.lang))
     if status:
         raise SystemExit(status)
 

@@ -95,7 +95,7 @@ def _train(args: argparse.Namespace) -> None:
         book=book_choice(args),
         lang=args.lang,
     )
-    status = train_series(request, input, print, warner(args.flags))
+    status = train_series(request, input, print, warner(args.flags, args.lang))
     if status:
         raise SystemExit(status)
 

@@ -135,7 +135,10 @@ def _check_output_options(args: argparse.Namespace) -> None:
             "(--history FILE.jsonl keeps its records as JSON)"
         )
     if args.json and args.lang != "en":
-        print("quintet: warning: --lang applies to the human output, not --json", file=sys.stderr)
+        from solver.app.answers import Notice
+        from solver.cli.render import warn
+
+        warn([Notice("--lang applies to the human output, not --json")], {}, args.lang)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -147,23 +150,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["eval", "As Ks Qs Js 5s"])  # prints the reason on stderr
     2
     """
-    from solver.cli.render import error_line
+    from solver.cli.render import asked_language, error_line, usage_line
     from solver.errors import QuintetError
 
     streams.prepare()
     flags: dict[str, str] = {}  # the command's option for each library argument
+    lang = "en"  # the language of the error line (--lang, once the arguments are read)
     try:
         parser = build_parser(argv)
         args = parser.parse_args(argv)
         flags = args.flags
+        lang = getattr(args, "lang", "en")
         _check_output_options(args)
         handler: Callable[[argparse.Namespace], Any] = args.handler
         output = handler(args)
-    except UsageError as error:
-        print(f"{error}", file=sys.stderr)
+    except UsageError as error:  # --lang as the command line asked, though it was not parsed
+        asked = asked_language(sys.argv[1:] if argv is None else argv)
+        print(usage_line(str(error), asked), file=sys.stderr)
         return 2
     except QuintetError as error:
-        print(error_line(error, flags), file=sys.stderr)
+        print(error_line(error, flags, lang), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("quintet: interrupted", file=sys.stderr)

@@ -20,13 +20,27 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from solver.app.answers import Answer, Notice
+from solver.app.error_text import error_text
 from solver.app.report import Output
 from solver.errors import QuintetError
+from solver.util.language import Lang, Phrase
 
-__all__ = ["error_line", "shown", "speak", "warn", "warner", "warning_lines"]
+__all__ = [
+    "asked_language",
+    "error_line",
+    "shown",
+    "speak",
+    "usage_line",
+    "warn",
+    "warner",
+    "warning_lines",
+]
+
+_ERROR = Phrase("error", "ошибка")
+_WARNING = Phrase("warning", "предупреждение")
 
 
 def speak(message: str, flags: Mapping[str, str], fields: Iterable[str] = ()) -> str:
@@ -41,29 +55,75 @@ def speak(message: str, flags: Mapping[str, str], fields: Iterable[str] = ()) ->
     return message
 
 
-def error_line(error: QuintetError, flags: Mapping[str, str]) -> str:
-    """The one line a library error prints, speaking of the command's options."""
-    return f"quintet: error: {speak(str(error), flags, error.mentions)}"
+def error_line(error: QuintetError, flags: Mapping[str, str], lang: Lang | str = Lang.EN) -> str:
+    """The one line a library error prints, in ``lang``, speaking of the command's options.
+
+    >>> from solver.errors import CardError
+    >>> needed = CardError("opponent_cards are needed in independent mode", argument="opponent_cards")
+    >>> error_line(needed, {"opponent_cards": "--opponent"}, "ru")
+    'quintet: ошибка: в независимом режиме нужны --opponent'
+    """
+    # Translated first, then the request's fields become flags (a Russian line may put the
+    # argument elsewhere than first: it is then spoken of wherever it stands).
+    text = error_text(str(error), lang)
+    argument = error.argument
+    moved = argument is not None and text != str(error) and not text.startswith(argument)
+    fields = (*error.mentions, *([argument] if moved and argument is not None else []))
+    return f"quintet: {_ERROR.text(lang)}: {speak(text, flags, fields)}"
 
 
-def warning_lines(notices: Iterable[Notice], flags: Mapping[str, str]) -> list[str]:
-    """The lines the command prints on stderr for the answer's warnings."""
-    return [f"quintet: warning: {speak(n.message, flags, n.fields)}" for n in notices]
+def usage_line(message: str, lang: Lang | str = Lang.EN) -> str:
+    """A usage error's line (``"quintet CMD: what"``) in ``lang``.
+
+    >>> usage_line("quintet eval: the following arguments are required: CARDS", "ru")
+    'quintet eval: нужны аргументы: CARDS'
+    """
+    program, colon, what = message.partition(": ")
+    return f"{program}{colon}{error_text(what, lang)}" if colon else message
 
 
-def warn(notices: Iterable[Notice], flags: Mapping[str, str]) -> None:
+def asked_language(argv: Sequence[str]) -> Lang:
+    """The ``--lang`` of a command line that could not be parsed (English when none).
+
+    >>> asked_language(["eval", "--lang", "ru"]), asked_language(["eval", "--lang=xx"])
+    (<Lang.RU: 'ru'>, <Lang.EN: 'en'>)
+    """
+    for i, word in enumerate(argv):
+        value = word.removeprefix("--lang=") if word.startswith("--lang=") else None
+        if word == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        if value == Lang.RU.value:
+            return Lang.RU
+    return Lang.EN
+
+
+def warning_lines(
+    notices: Iterable[Notice], flags: Mapping[str, str], lang: Lang | str = Lang.EN
+) -> list[str]:
+    """The lines the command prints on stderr for the answer's warnings, in ``lang``.
+
+    >>> warning_lines([Notice("line 3: skipped: no arrangement")], {}, "ru")
+    ['quintet: предупреждение: строка 3 пропущена: нет раскладки']
+    """
+    word = _WARNING.text(lang)
+    return [
+        f"quintet: {word}: {speak(error_text(n.message, lang), flags, n.fields)}" for n in notices
+    ]
+
+
+def warn(notices: Iterable[Notice], flags: Mapping[str, str], lang: Lang | str = Lang.EN) -> None:
     """Print the warnings on stderr."""
-    for line in warning_lines(notices, flags):
+    for line in warning_lines(notices, flags, lang):
         print(line, file=sys.stderr)
 
 
-def warner(flags: Mapping[str, str]) -> Callable[[str], None]:
+def warner(flags: Mapping[str, str], lang: Lang | str = Lang.EN) -> Callable[[str], None]:
     """A function printing one warning message on stderr (for the interactive sessions)."""
-    return lambda message: warn([Notice(message)], flags)
+    return lambda message: warn([Notice(message)], flags, lang)
 
 
 def shown(answer: Answer, args: argparse.Namespace) -> Output:
     """What the command prints of ``answer``: its warnings now, then its text or document."""
-    warn(answer.warnings, args.flags)
+    warn(answer.warnings, args.flags, args.lang)
     text = "" if args.json else answer.text(args.lang)
     return Output(text, answer.document)

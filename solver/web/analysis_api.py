@@ -31,11 +31,12 @@ from solver.app.analyze import AnalyzeRequest
 from solver.app.history import MAX_HISTORY_BYTES
 from solver.app.limits import MAX_TOP
 from solver.app.study import StudyRequest, study
+from solver.errors import NoBookError
 from solver.game.rules import DiscardMode, Rules
 from solver.web.api import finished_job, job_manager, wait_for_job
 from solver.web.fields import WHOLE, Body
 from solver.web.jobs import Job, JobState
-from solver.web.responses import JOB_START, JOB_WAIT
+from solver.web.responses import JOB_START, JOB_WAIT, ErrorOut
 
 __all__ = ["router"]
 
@@ -88,11 +89,27 @@ def start_analyze(request: Request, body: AnalyzeIn) -> dict[str, Any]:
     return _start(request, body).status()
 
 
-@router.post("/report", summary="quintet report: aggregates over the server's solution book")
-async def report_endpoint(body: ReportIn) -> dict[str, Any]:
-    """The ``quintet-report/1`` document over the server's book."""
+# The report's own 404 (not the jobs' "no such job").
+NO_BOOK: dict[int | str, dict[str, Any]] = {
+    404: {"description": "The server has no solution book yet (code no_book)", "model": ErrorOut}
+}
+
+
+@router.post(
+    "/report",
+    responses=NO_BOOK,
+    summary="quintet report: aggregates over the server's solution book",
+)
+async def report_endpoint(body: ReportIn) -> Any:
+    """The ``quintet-report/1`` document over the server's book (404, ``code`` ``no_book``,
+    when the server has none: the page says so in its words, never the server's path)."""
     request = StudyRequest(
         rules=Rules(discard_mode=DiscardMode(body.mode)), payoff=body.payoff, where=body.where
     )
-    answer = await asyncio.to_thread(study, request)
+    try:
+        answer = await asyncio.to_thread(study, request)
+    except NoBookError:
+        detail = "the server has no solution book yet"
+        answer_body = {"detail": detail, "argument": None, "message": None, "code": "no_book"}
+        return JSONResponse(answer_body, 404)
     return answer.document

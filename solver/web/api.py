@@ -63,6 +63,7 @@ from solver.play.registry import OPPONENTS
 from solver.web.fields import REAL, WHOLE, Body, Seconds
 from solver.web.jobs import STOPPING, Job, JobManager, JobState
 from solver.web.responses import JOB_ID, JOB_START, JOB_WAIT
+from solver.web.speech import page_error, request_language
 
 __all__ = ["finished_job", "job_manager", "router", "wait_for_job"]
 
@@ -208,6 +209,8 @@ class PlayIn(HoldingsIn):
     opponent: Literal[PLAYER_NAMES] = "eq-margin"  # type: ignore[valid-type]
     arrangement: Annotated[str, Field(max_length=1000)]
     time_limit: Seconds | None = None
+    # The match's seed for this game: the computer's layout varies from game to game.
+    variation: Annotated[int, Field(ge=0, lt=MAX_SEED + 1), WHOLE] | None = None
 
     def request(self) -> PlayRequest:
         """The play request, its arrangement checked (a 400 before any work starts)."""
@@ -217,6 +220,7 @@ class PlayIn(HoldingsIn):
             arrangement=self.arrangement,
             opponent=self.opponent,
             time_limit=self.time_limit,
+            variation=self.variation,
         )
         _check_arrangement(request.arrangement, request.holdings, request.rules)
         return request
@@ -387,8 +391,13 @@ def _known(request: Request, job_id: str) -> Job:
 @router.get("/jobs/{job_id}", responses=JOB_ID, summary="a job's state, progress and document")
 def job_status(request: Request, job_id: str) -> dict[str, Any]:
     """``state`` is queued, running, done (``result`` holds the document), error, failed,
-    timeout or cancelled."""
-    return _known(request, job_id).status()
+    timeout or cancelled; an ``error`` (bad input) is also in ``message``, in the request's
+    language (Accept-Language) and the pages' words."""
+    status = _known(request, job_id).status()
+    if status["state"] == JobState.ERROR.value and isinstance(status["error"], str):
+        lang = request_language(request.headers.get("accept-language"))
+        status["message"] = page_error(status["error"], lang, [status["argument"]])
+    return status
 
 
 @router.delete("/jobs/{job_id}", responses=JOB_ID, summary="cancel a job")

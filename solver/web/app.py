@@ -32,6 +32,7 @@ from solver.web.fields import exact_bounds
 from solver.web.guard import MAX_BODY_BYTES, BodyLimit, HostCheck, Interrupted, SecurityHeaders
 from solver.web.jobs import RETRY_AFTER_SECONDS, JobManager
 from solver.web.responses import COMMON
+from solver.web.speech import page_error, request_language
 
 __all__ = ["MAX_BODY_BYTES", "create_app"]
 
@@ -69,7 +70,14 @@ def _one_line(errors: list[Any]) -> str:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(QuintetError)
     async def quintet_error(request: Request, error: QuintetError) -> JSONResponse:
-        return JSONResponse({"detail": str(error), "argument": error.argument}, status_code=400)
+        # detail: the library's line; message: in the page's language (its Accept-Language),
+        # its fields in the page's words.
+        lang = request_language(request.headers.get("accept-language"))
+        message = page_error(str(error), lang, (error.argument, *error.mentions))
+        return JSONResponse(
+            {"detail": str(error), "argument": error.argument, "message": message},
+            status_code=400,
+        )
 
     @app.exception_handler(TooManyJobsError)
     async def too_many(request: Request, error: TooManyJobsError) -> JSONResponse:

@@ -25,12 +25,16 @@ __all__ = [
 
 
 class ErrorOut(BaseModel):
-    """An error: its one-line ``detail``, and the request field at fault when there is one."""
+    """An error: its one-line ``detail`` (the library's English), the request field at fault
+    when there is one, the same in the request's language (``Accept-Language``: en or ru)
+    with the fields in the pages' words (``message``), and a ``code`` for some cases."""
 
     model_config = ConfigDict(extra="forbid")
 
     detail: str
     argument: str | None = None
+    message: str | None = None
+    code: str | None = None
 
 
 class ValidationIssue(BaseModel):

@@ -100,7 +100,7 @@ def test_eval_json_uses_ascii_codes():
     }
     # JSON output is ASCII-only for cards even with --lang ru (which it ignores, saying so).
     proc_ru = run("eval", "Тп 10ч Дб Вт 9п", "--json", "--lang", "ru")
-    assert proc_ru.returncode == 0 and "warning: --lang" in proc_ru.stderr
+    assert proc_ru.returncode == 0 and "предупреждение: --lang" in proc_ru.stderr  # in Russian
     assert json.loads(proc_ru.stdout)["cards"] == payload["cards"]
 
 

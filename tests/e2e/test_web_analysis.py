@@ -273,7 +273,17 @@ def test_analyze_in_russian_and_the_session_history(server, browser, home):  # n
     until(driver, lambda d: d.find_element("id", "message").text, "the empty session's message")
     assert driver.find_element("id", "message").text.startswith("В этом браузере пока нет")
     lines = home["history"].read_text(encoding="utf-8").splitlines()[:2]
-    driver.execute_script("localStorage.setItem('quintet.history', arguments[0])", "\n".join(lines))
+    # The main page's session (store.js), its graded deals the lines `quintet train` writes.
+    driver.execute_script(
+        """
+        const lines = arguments[0].map((l) => JSON.parse(l));
+        const session = {seed: lines[0].seed, deals: lines[0].deals, rules: lines[0].rules, next: 2,
+            current: null, queue: [], match: null,
+            records: lines.map((line) => ({line, review: false, game: null}))};
+        localStorage.setItem("quintet.session.v1", JSON.stringify(session));
+        """,
+        lines,
+    )
     css(driver, "#use-session")[0].click()
     until(
         driver,
@@ -308,7 +318,7 @@ def test_analyze_in_russian_and_the_session_history(server, browser, home):  # n
     driver.find_element("id", "lang-en").click()
     assert driver.find_element("tag name", "h1").text == "Analyze a history of play"
     assert "lang=en" in css(driver, "a.deal-link")[0].get_attribute("href")
-    driver.execute_script("localStorage.removeItem('quintet.history')")
+    driver.execute_script("localStorage.removeItem('quintet.session.v1')")
     assert not script_errors(driver)
 
 
@@ -331,6 +341,9 @@ def test_study_charts_with_legends_and_filters(server, browser, home, size):  # 
     assert sample.get_attribute("data-deals") == str(expected["sample"]["deals"]) == "4"
     warning = driver.find_element("id", "coverage-warning")  # four deals of billions
     assert expected["sample"]["coverage"] < 0.01 and warning.is_displayed()
+    # The coverage as `quintet report` prints it (it was 10^9 off: "2.12e-1%" for 2.118e-10%).
+    printed = re.search(r"covering (\S+)%", study(StudyRequest(book=home["book"])).text("en"))
+    assert printed and f"{printed[1]}%" in sample.text and f"{printed[1]}%" in warning.text
     bars = [float(b.get_attribute("data-value")) for b in css(driver, "#chart-concede .bar")]
     assert bars == pytest.approx([p["concede"]["mean"] for p in expected["positions"]])
     whiskers = css(driver, "#chart-concede .whisker")

@@ -49,7 +49,8 @@ def packet_codes(driver, position: int) -> list[str]:
 
 
 def deal_seed(driver, base: str, seed: int) -> None:
-    driver.get(base + "/?view=analysis")
+    # lang=en: the page keeps a language chosen before (the scenario switches to Russian).
+    driver.get(base + "/?view=analysis&lang=en")
     until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
     field = driver.find_element("id", "seed")
     field.clear()
@@ -188,7 +189,7 @@ def test_entered_cards_independent_mode_and_errors(server, browser):
     from selenium.webdriver.support.ui import Select
 
     driver = browser
-    driver.get(server + "/?view=analysis")
+    driver.get(server + "/?view=analysis&lang=en")
     until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
     independent = deal(4, Rules(discard_mode="independent"))
     driver.find_element("tag name", "summary").click()
@@ -198,7 +199,7 @@ def test_entered_cards_independent_mode_and_errors(server, browser):
     )
     driver.find_element("id", "deal-cards").click()
     message = until(driver, lambda d: d.find_element("id", "message").text, "an error line")
-    assert message == "opponent_cards are needed in independent mode"
+    assert message == "The opponent's cards are needed in independent mode"  # the page's words
     driver.find_element("id", "opponent-input").send_keys(
         " ".join(cards_payload(independent.holdings[1]))
     )

@@ -365,6 +365,7 @@ def test_a_time_limit_the_frontier_cannot_keep_is_400_not_504(client):
         assert response.json() == {
             "detail": "time_limit is not kept by the frontier engine (it is exhaustive)",
             "argument": "time_limit",
+            "message": "The time limit is not kept by the frontier engine (it is exhaustive)",
         }
     # Without one its job takes the server's limit, not a capped time limit.
     done = client.post("/api/suggest", json={"seed": 1, "engine": "frontier"})

@@ -3,7 +3,8 @@
 "use strict";
 (function () {
   const params = new URLSearchParams(location.search);
-  const state = { lang: params.get("lang") === "ru" ? "ru" : "en" };
+  // The link's language, else the one kept in this browser, else the browser's (store.js).
+  const state = { lang: QuintetStore.language(params) };
   const onLanguage = [];
 
   // A phrase of ANALYSIS_I18N (or a nested one, "kinds.none"), with {name} values filled in.
@@ -41,10 +42,26 @@
 
   const number = (x, digits = 3) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
   const percent = (x, digits = 1) => number(100 * x, digits) + "%";
-  const precise = (x) => Number(x).toPrecision(3).replace(/\.?0+$/, "");
+  // A number as Python's "{:.Ng}" writes it (so a page and the command line print the same):
+  // N significant digits, trailing zeros dropped, an exponent below 1e-4 or from 10^N up.
+  function precise(x, digits = 3) {
+    const value = Number(x);
+    if (!Number.isFinite(value)) return String(value);
+    if (value === 0) return "0";
+    const [mantissa, power] = value.toExponential(digits - 1).split("e");
+    const exponent = parseInt(power, 10);
+    const trim = (text) => (text.includes(".") ? text.replace(/\.?0+$/, "") : text);
+    if (exponent < -4 || exponent >= digits) {
+      const sign = exponent < 0 ? "-" : "+";
+      return `${trim(mantissa)}e${sign}${String(Math.abs(exponent)).padStart(2, "0")}`;
+    }
+    return trim(value.toFixed(digits - 1 - exponent));
+  }
 
   // Text the server wrote (messages, file names): marked English for screen readers.
   const serverText = (text) => el("span", { lang: "en", class: "server-text", text });
+  // An error's text: in the page's language when the server sent it so, else English (marked).
+  const errorText = (error) => (error.localized ? el("span", { class: "server-text", text: error.message }) : serverText(error.message));
 
   function translate() {
     document.documentElement.lang = state.lang;
@@ -79,27 +96,32 @@
 
   function setLanguage(lang) {
     state.lang = lang === "ru" ? "ru" : "en";
+    QuintetStore.keepLanguage(state.lang);
     writeParams({ lang: state.lang });
     translate();
   }
 
+  // status: the HTTP status or the job's state; code: the server's name for the case (no_book).
+  // localized: the message is in the page's language (the server's "message"), not English.
   class ApiError extends Error {
-    constructor(message, status) {
+    constructor(message, status, code, localized) {
       super(message);
       this.status = status;
+      this.code = code || null;
+      this.localized = Boolean(localized);
     }
   }
 
   async function post(path, body) {
     const response = await fetch(path, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", "Accept-Language": state.lang },
       body: JSON.stringify(body),
     });
     const data = await response.json().catch(() => ({ detail: response.statusText }));
     if (!response.ok) {
-      const detail = typeof data.detail === "string" ? data.detail : response.statusText;
-      throw new ApiError(detail, response.status);
+      const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
+      throw new ApiError(detail, response.status, data.code, Boolean(data.message));
     }
     return data;
   }
@@ -112,11 +134,16 @@
     for (;;) {
       if (onStatus) onStatus(status);
       if (status.state === "done") return status;
-      if (!["queued", "running"].includes(status.state)) throw new ApiError(status.error || status.state, status.state);
+      if (!["queued", "running"].includes(status.state)) {
+        throw new ApiError(status.message || status.error || status.state, status.state, null, Boolean(status.message));
+      }
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const response = await fetch("/api/jobs/" + status.id);
+      const response = await fetch("/api/jobs/" + status.id, { headers: { "Accept-Language": state.lang } });
       const data = await response.json().catch(() => ({ detail: response.statusText }));
-      if (!response.ok) throw new ApiError(typeof data.detail === "string" ? data.detail : response.statusText, response.status);
+      if (!response.ok) {
+        const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
+        throw new ApiError(detail, response.status, data.code, Boolean(data.message));
+      }
       status = data;
     }
   }
@@ -253,6 +280,6 @@
 
   window.Analysis = {
     state, t, combination, verdict, el, number, percent, precise, serverText, translate,
-    pageUrl, writeParams, post, job, cancelJob, ApiError, barChart, stackedChart, histogram, figure, onLanguage,
+    pageUrl, writeParams, post, job, cancelJob, ApiError, errorText, barChart, stackedChart, histogram, figure, onLanguage,
   };
 })();

@@ -3,15 +3,13 @@
 // deals graded of the total, cancellable); the summary, the deals (sortable, filterable, each
 // opening on the main page's table) and the leaks.
 //
-// The session history is read from localStorage["quintet.history"]: JSON Lines text, one
-// deal a line, in the form quintet analyze reads ({"seed": S, "arrangement": ..., "rules":
-// {...}}), which the main page is to append to as deals are played.
+// The session history is the main page's session (store.js: one storage key): every graded
+// deal as the line `quintet train --history` writes, which quintet analyze reads.
 "use strict";
 (function () {
   const A = window.Analysis;
   const { t, el, number, percent } = A;
   const $ = (id) => document.getElementById(id);
-  const SESSION_KEY = "quintet.history";
   const MAX_BODY = 64 * 1024; // the server's request limit (bytes)
   const VERDICTS = ["best", "good", "inaccuracy", "mistake", "blunder"];
   // The fields of a history line that grading reads (the rest is dropped before sending).
@@ -105,7 +103,7 @@
       const tooLarge = error.status === 413;
       if (tooLarge) message(t("too_large", { kb: Math.ceil(size / 1024), max: MAX_BODY / 1024 }));
       else if (error.status === "cancelled" || error.status === "timeout") message(t(error.status));
-      else message(t("failed"), " ", A.serverText(error.message));
+      else message(t("failed"), " ", A.errorText(error));
     } finally {
       running = null;
       cancel.hidden = true;
@@ -285,13 +283,8 @@
     readFile(event.dataTransfer.files[0]);
   });
   $("use-session").addEventListener("click", () => {
-    let text = null;
-    try {
-      text = localStorage.getItem(SESSION_KEY);
-    } catch (error) {
-      text = null;
-    }
-    if (!text || !text.trim()) message(t("no_session"));
+    const text = window.QuintetStore.sessionLines().join("\n");
+    if (!text.trim()) message(t("no_session"));
     else analyzeText(text, null);
   });
   $("cancel-analysis").addEventListener("click", () => {

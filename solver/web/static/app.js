@@ -55,18 +55,27 @@
     for (const button of document.querySelectorAll("[data-lang]")) {
       button.setAttribute("aria-pressed", String(button.dataset.lang === state.lang));
     }
+    // Links to the other pages carry the language (they open in it).
+    for (const link of document.querySelectorAll("a[data-page]")) link.href = `${link.dataset.page}?lang=${state.lang}`;
   }
 
   // ---------- the server ----------
   async function api(method, path, body) {
-    const options = { method, headers: {} };
+    // The server answers errors in the page's language.
+    const options = { method, headers: { "Accept-Language": state.lang } };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
     }
-    const response = await fetch(path, options);
+    // The browser's own network error is English: the page's words instead.
+    const response = await fetch(path, options).catch(() => {
+      throw new Error(t("offline"));
+    });
     const data = await response.json().catch(() => ({ detail: response.statusText }));
-    if (!response.ok) throw new Error(typeof data.detail === "string" ? data.detail : response.statusText);
+    // 422: a value the page's own controls cannot make (the page's words, not the validator's).
+    if (response.status === 422) throw new Error(t("bad_value"));
+    // message: the error in the page's language and words (detail: the library's English).
+    if (!response.ok) throw new Error(data.message || (typeof data.detail === "string" ? data.detail : response.statusText));
     return data;
   }
 
@@ -108,7 +117,7 @@
 
   function readUrl() {
     const params = new URLSearchParams(location.search);
-    state.lang = params.get("lang") === "ru" ? "ru" : "en";
+    state.lang = QuintetStore.language(params); // the link's, else kept, else the browser's
     const view = params.get("view");
     state.view = VIEWS.includes(view) ? view : params.get("seed") || params.get("cards") ? "analysis" : "play";
     state.mode = params.get("mode") === "independent" ? "independent" : "mirror";
@@ -179,9 +188,13 @@
 
   // ---------- jobs: start, poll, cancel ----------
   function setBusy(busy) {
-    for (const button of document.querySelectorAll("button.job")) button.disabled = busy;
-    $("progress").hidden = !busy;
     if (!busy) state.job = null;
+    // Play, Submit and Grade stay off until all 25 cards are laid out, after a job too.
+    const complete = Quintet.layout.complete();
+    for (const button of document.querySelectorAll("button.job")) {
+      button.disabled = busy || (button.classList.contains("needs-all") && !complete);
+    }
+    $("progress").hidden = !busy;
     document.body.dataset.busy = String(busy);
   }
 
@@ -196,7 +209,7 @@
         if (status.state === "done") return status.result;
         if (status.state === "cancelled") throw new Error(t("cancelled"));
         if (status.state === "timeout") throw new Error(t("timeout"));
-        if (status.state === "error") throw new Error(status.error);
+        if (status.state === "error") throw new Error(status.message || status.error);
         if (status.state === "failed") throw new Error(t("failed", { e: status.error }));
         $("progress-text").textContent = (onProgress || working)(status);
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -250,6 +263,7 @@
 
   function setLanguage(lang) {
     state.lang = lang;
+    QuintetStore.keepLanguage(lang); // kept for the next visit and the other pages
     translatePage();
     for (const hook of hooks.language) hook();
     writeUrl();

@@ -13,7 +13,14 @@
     return v.toFixed(3);
   };
   const lineColor = (k) => `hsl(${(k * 67) % 360} 60% 38%)`;
-  const gapWords = (gap) => (gap <= 1e-6 ? t("gap_exact") : t("gap_points", { x: gap.toPrecision(2) }));
+  const gapWords = (gap, win) => (gap <= 1e-6 ? t("gap_exact") : t(win ? "gap_win" : "gap_points", { x: gap.toPrecision(2) }));
+
+  // Opponent "equilibrium" plays the payoff game: an objective is not offered with it.
+  function syncObjective() {
+    const equilibrium = $("against").value === "equilibrium";
+    $("objective").disabled = equilibrium;
+    $("objective-note").hidden = !equilibrium;
+  }
 
   // A table's box, scrolled sideways on its own if it must (focusable, so keys scroll it).
   const scrollBox = (key) => Q.el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t(key) });
@@ -24,8 +31,11 @@
     const doc = lastSuggest;
     if (!doc) return box.replaceChildren();
     const proven = doc.status === "optimal" && doc.gap <= 1e-9;
-    const summary = Q.el("p", { id: "suggest-summary" },
-      t("suggest_line", { v: points(doc.value), s: proven ? t("optimal") : t("feasible_gap", { g: doc.gap.toPrecision(2) }) }));
+    // The value's unit follows the objective: points, or a probability (win), or a game result.
+    const objective = doc.objective || "margin";
+    const line = objective === "win" ? "suggest_line_win" : objective === "game" ? "suggest_line_game" : "suggest_line";
+    const summary = Q.el("p", { id: "suggest-summary", "data-objective": objective },
+      t(line, { v: points(doc.value), s: proven ? t("optimal") : t("feasible_gap", { g: doc.gap.toPrecision(2) }) }));
     const table = Q.el("table", { id: "suggest-table" });
     const head = table.createTHead().insertRow();
     for (const key of ["position", "packet_combo", "win", "tie", "loss", "expected_points"]) head.appendChild(Q.el("th", { scope: "col" }, t(key)));
@@ -44,8 +54,10 @@
   }
 
   async function suggest() {
-    const body = { ...Q.holdingsBody(), against: $("against").value, objective: $("objective").value };
+    // Equilibrium play takes the payoff (of the Equilibrium panel), never an objective.
+    const body = { ...Q.holdingsBody(), against: $("against").value };
     if (body.against === "equilibrium") body.payoff = $("payoff").value;
+    else body.objective = $("objective").value;
     lastSuggest = null;
     renderSuggestion();
     try {
@@ -64,8 +76,10 @@
     const strategies = [...doc.strategy.strategies].sort((a, b) => b.probability - a.probability);
     const shown = strategies.slice(0, SHOWN);
     const source = doc.book && doc.book.from_book ? t("from_book") : t("solved_in", { i: doc.iterations, s: doc.seconds.toFixed(1) });
-    const summary = Q.el("p", { id: "eq-summary" },
-      t("eq_line", { v: points(doc.value), g: gapWords(doc.gap), n: strategies.length, src: source }));
+    // The win payoff's value is a probability (a draw counted half), not points.
+    const win = doc.payoff === "win" || doc.payoff === "game_result";
+    const summary = Q.el("p", { id: "eq-summary", "data-payoff": win ? "win" : "margin" },
+      t(win ? "eq_line_win" : "eq_line", { v: points(doc.value), g: gapWords(doc.gap, win), n: strategies.length, src: source }));
     const table = Q.el("table", { id: "eq-table" });
     const head = table.createTHead().insertRow();
     for (const key of ["line", "probability", "arrangement", "action"]) head.appendChild(Q.el("th", { scope: "col" }, t(key)));
@@ -160,6 +174,8 @@
 
   function init() {
     $("suggest-btn").addEventListener("click", suggest);
+    $("against").addEventListener("change", syncObjective);
+    syncObjective();
     $("equilibrium-btn").addEventListener("click", equilibrium);
     $("grade-btn").addEventListener("click", () => grade());
     Q.hooks.changed.push(() => {

@@ -6,7 +6,7 @@
   const Q = window.Quintet;
   const { state, t } = Q;
   const $ = (id) => document.getElementById(id);
-  const KEY = "quintet.session.v1";
+  const Store = window.QuintetStore; // the one storage key every page reads (store.js)
   const FORMAT = "quintet-train/1";
   const INTERVALS = [1, 3, 7, 15]; // further deals before a badly played deal comes back
   const GOOD = ["best", "good"];
@@ -24,22 +24,10 @@
   }
 
   function save() {
-    try {
-      localStorage.setItem(KEY, JSON.stringify(session));
-    } catch (error) {
-      Q.showMessage(error.message);
-    }
+    if (Store.saveSession(session)) Q.showMessage(t("storage_full"));
   }
 
-  function load() {
-    try {
-      const stored = JSON.parse(localStorage.getItem(KEY) || "null");
-      if (stored && Number.isInteger(stored.seed) && Array.isArray(stored.records)) return stored;
-    } catch (error) {
-      // a damaged store starts a new session
-    }
-    return null;
-  }
+  const load = () => Store.session();
 
   const header = () => ({ format: FORMAT, seed: session.seed, deals: session.deals, rules: session.rules });
   const graded = () => session.records.length;
@@ -69,9 +57,10 @@
     render();
   }
 
-  // The next deal: a review that is due, else the series' next new deal (null: all played).
-  function nextDeal() {
-    const due = session.queue.filter((e) => e.due <= graded()).sort((a, b) => a.due - b.due)[0];
+  // The next deal: in training a review that is due, else the series' next new deal (null: all
+  // played).  A match (view "play") only deals new deals: its games never repeat a deal.
+  function nextDeal(view) {
+    const due = view === "play" ? null : session.queue.filter((e) => e.due <= graded()).sort((a, b) => a.due - b.due)[0];
     if (due) session.current = { deal: due.deal, review: true, graded: false };
     else if (session.next < session.deals) session.current = { deal: session.next++, review: false, graded: false };
     else session.current = null;
@@ -89,9 +78,11 @@
     return true;
   }
 
-  // Entering the play or train view: the current deal (or the next) is on the table.
-  async function resume() {
-    if (!session.current || session.current.graded) nextDeal();
+  // Entering the play or train view: the current deal (or the next) is on the table; at the
+  // card table, a review deal the trainer dealt is left for the trainer (it stays queued).
+  async function resume(view) {
+    const current = session.current;
+    if (!current || current.graded || (view === "play" && current.review)) nextDeal(view);
     const seed = session.current ? session.seed + session.current.deal : null;
     if (seed !== null && (state.seed !== seed || !state.dealt || !state.holding.length)) {
       await dealCurrent().catch((error) => Q.showMessage(error.message));
@@ -99,8 +90,8 @@
     render();
   }
 
-  async function advance() {
-    nextDeal();
+  async function advance(view) {
+    nextDeal(view);
     await dealCurrent().catch((error) => Q.showMessage(error.message));
   }
 
@@ -222,7 +213,7 @@
     }
     session = fresh(seed, deals, DEFAULT_RULES);
     save();
-    resume();
+    resume(state.view);
   }
 
   function init() {
@@ -236,7 +227,7 @@
       try {
         importHistory(await file.text());
         Q.showMessage(t("imported", { n: graded() }));
-        await resume();
+        await resume(state.view);
       } catch (error) {
         Q.showMessage(error.message);
       }

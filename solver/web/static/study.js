@@ -42,7 +42,8 @@
       document.body.dataset.state = "failed";
       doc = null;
       $("report").hidden = true;
-      $("message").replaceChildren(A.serverText(error.message));
+      // No book: the page's words (never the server's path); other errors come in the page's language.
+      $("message").replaceChildren(error.code === "no_book" ? t("no_book") : A.errorText(error));
     } finally {
       $("status").textContent = "";
       $("run-report").disabled = false;
@@ -118,7 +119,8 @@
     if (!doc) return;
     $("report").hidden = false;
     const s = doc.sample;
-    const coverage = s.coverage === null ? "–" : A.precise(100 * s.coverage);
+    // Four significant digits, as `quintet report` prints it (2.118e-10%).
+    const coverage = s.coverage === null ? "–" : A.precise(100 * s.coverage, 4);
     $("sample-text").replaceChildren(
       t("sample_text", { deals: s.deals, read: s.read, coverage }), " ",
       t("filter_text"), doc.where ? el("code", { text: doc.where }) : t("all_deals"));

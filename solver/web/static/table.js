@@ -34,6 +34,9 @@
       target: Number.isInteger(target) && target > 0 ? target : 3,
       games: [],
       score: [0, 0],
+      // The match's seed: each game's computer layout varies with it (greedy and house too),
+      // so a deal met again (a rematch) is not laid out the same way.
+      seed: Math.floor(Math.random() * 2 ** 31),
     };
     Q.session.save();
     clearGame();
@@ -75,7 +78,8 @@
     const arrangement = Q.layout.arrangementText();
     const body = { ...Q.holdingsBody(), arrangement };
     try {
-      const result = await Q.runJob("play", { ...body, opponent: m.opponent });
+      const variation = (m.seed || 0) + m.games.length;
+      const result = await Q.runJob("play", { ...body, opponent: m.opponent, variation });
       const graded = await Q.runJob("grade", body);
       const doc = result.score;
       m.games.push({ deal: session().current.deal, points: doc.points });
@@ -188,7 +192,7 @@
   async function nextDeal() {
     clearGame();
     if (matchOver(session().match)) newMatch();
-    await Q.session.advance();
+    await Q.session.advance("play");
   }
 
   function rematch() {

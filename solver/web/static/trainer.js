@@ -94,7 +94,7 @@
   async function next() {
     lastGrade = null;
     renderGrade();
-    await Q.session.advance();
+    await Q.session.advance("train");
   }
 
   // ---------- progress: the deal, the rating, the queue ----------
