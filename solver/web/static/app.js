@@ -92,8 +92,23 @@
     return body;
   }
 
-  function showMessage(text) {
-    $("message").textContent = text || "";
+  // A message is a toast fixed to the viewport (on a phone the page's top is often off-screen):
+  // kind "error" (the default) or "ok" (a confirmation); a tap or the next action dismisses it.
+  function showMessage(text, kind) {
+    const box = $("message");
+    box.textContent = text || "";
+    box.dataset.kind = text ? kind || "error" : "";
+  }
+
+  // Bad input: the old hand and its results must not look accepted, so they are taken away.
+  function rejectDeal(error) {
+    state.holding = [];
+    state.opponent = [];
+    state.packets = [[], [], [], [], []];
+    $("table").hidden = true;
+    Quintet.layout.setArrangement([]);
+    for (const hook of hooks.dealt) hook();
+    showMessage(error.message);
   }
 
   // ---------- the URL: old links (?seed=&arr=&lang=&mode=) open the analysis view ----------
@@ -176,14 +191,14 @@
     state.seed = Number.isFinite(seed) ? seed : null;
     state.dealt = true;
     state.cardsText = state.opponentText = null;
-    await loadHoldings(null).catch((error) => showMessage(error.message));
+    await loadHoldings(null).catch(rejectDeal);
   }
 
   async function dealByCards() {
     state.dealt = false;
     state.cardsText = $("cards-input").value.trim();
     state.opponentText = $("opponent-input").value.trim() || null;
-    await loadHoldings(null).catch((error) => showMessage(error.message));
+    await loadHoldings(null).catch(rejectDeal);
   }
 
   // ---------- jobs: start, poll, cancel ----------
@@ -280,11 +295,12 @@
     for (const [id, key] of [["mode", "mode"], ["ace-low", "aceLow"], ["flush-beats", "flushBeats"]]) {
       $(id).addEventListener("change", () => {
         state[key] = id === "mode" ? $(id).value : $(id).checked;
-        if (state.holding.length) loadHoldings(null).catch((error) => showMessage(error.message));
+        if (state.holding.length) loadHoldings(null).catch(rejectDeal);
         else writeUrl();
       });
     }
     $("cancel").addEventListener("click", cancelJob);
+    $("message").addEventListener("click", () => showMessage(""));
     for (const b of document.querySelectorAll("[data-lang]")) b.addEventListener("click", () => setLanguage(b.dataset.lang));
     for (const link of document.querySelectorAll("a[data-view]")) {
       link.addEventListener("click", (event) => {
@@ -306,7 +322,7 @@
     document.body.dataset.ready = "true";
     let laid = false;
     if (state.view === "analysis" && (state.seed !== null || state.cardsText)) {
-      laid = await loadHoldings(arrangement).then(() => true, (error) => showMessage(error.message));
+      laid = await loadHoldings(arrangement).then(() => true, (error) => rejectDeal(error));
     }
     setView(state.view);
     if (laid && state.gradeOnOpen && Quintet.layout.complete()) await Quintet.panels.grade({ reveal: true });

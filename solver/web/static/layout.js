@@ -1,4 +1,4 @@
-// Laying out the five packets: click, keys 1-5 or drag a card from the hand; each full
+// Laying out the five packets: click, keys 1-5, drag a card with the mouse or a finger; each full
 // packet shows its combination and strength (POST /api/eval); small card rows for tables.
 "use strict";
 (function () {
@@ -105,7 +105,59 @@
       event.dataTransfer.setData("text/plain", code);
       event.dataTransfer.effectAllowed = "move";
     });
+    element.addEventListener("pointerdown", (event) => touchDrag(event, element, code));
     return element;
+  }
+
+  // ---------- a finger (or pen) drags a card: Pointer Events, as HTML drag-and-drop is mouse-only ----------
+  const DRAG_START_PX = 8; // below this the touch is a tap (the click handler places the card)
+
+  function dropTarget(x, y) {
+    const hit = document.elementFromPoint(x, y);
+    const zone = hit && hit.closest(".dropzone");
+    if (!zone) return null;
+    return zone.dataset.zone === "hand" ? "hand" : Number(zone.dataset.position) - 1;
+  }
+
+  function touchDrag(start, element, code) {
+    if (start.pointerType === "mouse" || !start.isPrimary) return;
+    let ghost = null;
+    let over = null;
+    const mark = (zone) => {
+      if (over) over.classList.remove("over");
+      over = zone;
+      if (over) over.classList.add("over");
+    };
+    const move = (event) => {
+      if (!ghost) {
+        if (Math.hypot(event.clientX - start.clientX, event.clientY - start.clientY) < DRAG_START_PX) return;
+        ghost = element.cloneNode(true);
+        ghost.classList.add("drag-ghost");
+        ghost.setAttribute("aria-hidden", "true");
+        document.body.appendChild(ghost);
+      }
+      ghost.style.left = `${event.clientX - 22}px`;
+      ghost.style.top = `${event.clientY - 31}px`;
+      const hit = document.elementFromPoint(event.clientX, event.clientY);
+      mark(hit && hit.closest(".dropzone"));
+    };
+    const end = (event) => {
+      document.removeEventListener("pointermove", move);
+      document.removeEventListener("pointerup", end);
+      document.removeEventListener("pointercancel", end);
+      mark(null);
+      if (!ghost) return; // a tap: the click that follows places the card
+      ghost.remove();
+      // The click that follows a drag must not also place the card.
+      const swallow = (click) => click.stopPropagation();
+      element.addEventListener("click", swallow, { capture: true, once: true });
+      setTimeout(() => element.removeEventListener("click", swallow, { capture: true }), 0);
+      const target = event.type === "pointerup" ? dropTarget(event.clientX, event.clientY) : null;
+      if (target !== null) moveTo(code, target);
+    };
+    document.addEventListener("pointermove", move);
+    document.addEventListener("pointerup", end);
+    document.addEventListener("pointercancel", end);
   }
 
   function dropZone(element, target) {

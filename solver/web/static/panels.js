@@ -23,6 +23,10 @@
   }
 
   // A table's box, scrolled sideways on its own if it must (focusable, so keys scroll it).
+  // On a phone each row stacks as a card, each cell saying what it is (data-label, style.css).
+  const labelCells = (row, titles) => [...row.cells].forEach((cell, k) => {
+    cell.dataset.label = titles[k];
+  });
   const scrollBox = (key) => Q.el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t(key) });
 
   // ---------- suggest ----------
@@ -36,17 +40,21 @@
     const line = objective === "win" ? "suggest_line_win" : objective === "game" ? "suggest_line_game" : "suggest_line";
     const summary = Q.el("p", { id: "suggest-summary", "data-objective": objective },
       t(line, { v: points(doc.value), s: proven ? t("optimal") : t("feasible_gap", { g: doc.gap.toPrecision(2) }) }));
-    const table = Q.el("table", { id: "suggest-table" });
+    const table = Q.el("table", { id: "suggest-table", class: "stack-table" });
     const head = table.createTHead().insertRow();
     for (const key of ["position", "packet_combo", "win", "tie", "loss", "expected_points"]) head.appendChild(Q.el("th", { scope: "col" }, t(key)));
     const body = table.createTBody();
+    const titles = ["position", "packet_combo", "win", "tie", "loss", "expected_points"].map((key) => t(key));
     doc.arrangement.forEach((packet, i) => {
       const p = doc.positions[i];
       const row = body.insertRow();
       row.dataset.position = String(i + 1);
       row.insertCell().textContent = `${i + 1} (${Q.layout.POINTS[i]})`;
-      row.insertCell().appendChild(Q.layout.miniPacket(packet));
+      const combo = row.insertCell();
+      combo.className = "wide";
+      combo.appendChild(Q.layout.miniPacket(packet));
       for (const value of [Q.percent(p.win), Q.percent(p.tie), Q.percent(p.loss), p.expected_points.toFixed(2)]) row.insertCell().textContent = value;
+      labelCells(row, titles);
     });
     const use = Q.button("apply-suggestion", "use", () => Q.layout.setArrangement(doc.arrangement));
     box.replaceChildren(summary, scrollBox("suggest"), use);
@@ -80,10 +88,11 @@
     const win = doc.payoff === "win" || doc.payoff === "game_result";
     const summary = Q.el("p", { id: "eq-summary", "data-payoff": win ? "win" : "margin" },
       t(win ? "eq_line_win" : "eq_line", { v: points(doc.value), g: gapWords(doc.gap, win), n: strategies.length, src: source }));
-    const table = Q.el("table", { id: "eq-table" });
+    const table = Q.el("table", { id: "eq-table", class: "stack-table" });
     const head = table.createTHead().insertRow();
     for (const key of ["line", "probability", "arrangement", "action"]) head.appendChild(Q.el("th", { scope: "col" }, t(key)));
     const body = table.createTBody();
+    const titles = ["line", "probability", "arrangement", "action"].map((key) => t(key));
     shown.forEach((item, k) => {
       const row = body.insertRow();
       row.className = "eq-row";
@@ -93,9 +102,12 @@
       swatch.style.background = lineColor(k);
       key.append(swatch, `#${k + 1}`);
       row.insertCell().textContent = Q.percent(item.probability);
-      row.insertCell().appendChild(Q.layout.arrangementRow(item.arrangement));
+      const arrangement = row.insertCell();
+      arrangement.className = "wide";
+      arrangement.appendChild(Q.layout.arrangementRow(item.arrangement));
       row.insertCell().appendChild(Q.button(null, "use_short", () => Q.layout.setArrangement(item.arrangement),
         { class: "use-eq", "data-index": String(k), "aria-label": t("use_n", { n: k + 1 }) }));
+      labelCells(row, titles);
     });
     const parts = [summary, Q.el("p", { class: "hint" }, t("chart")), await strengthChart(shown), scrollBox("equilibrium")];
     parts[3].appendChild(table);

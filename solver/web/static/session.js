@@ -61,7 +61,11 @@
   // played).  A match (view "play") only deals new deals: its games never repeat a deal.
   function nextDeal(view) {
     const due = view === "play" ? null : session.queue.filter((e) => e.due <= graded()).sort((a, b) => a.due - b.due)[0];
-    if (due) session.current = { deal: due.deal, review: true, graded: false };
+    // With the new deals all dealt, the trainer deals the queue's reviews before it ends: a
+    // session never ends with a review still queued.
+    const last = view === "play" || session.next < session.deals ? null : [...session.queue].sort((a, b) => a.due - b.due)[0];
+    const review = due || last;
+    if (review) session.current = { deal: review.deal, review: true, graded: false };
     else if (session.next < session.deals) session.current = { deal: session.next++, review: false, graded: false };
     else session.current = null;
     save();
@@ -70,7 +74,7 @@
 
   async function dealCurrent() {
     if (!session.current) {
-      Q.showMessage(t("session_done", { n: session.deals }));
+      Q.showMessage(t("session_done", { n: session.deals }), "ok");
       return false;
     }
     await Q.dealSession(session.seed + session.current.deal, session.rules);
@@ -198,7 +202,10 @@
       row.insertCell().textContent = r.game ? `${r.game.points[0]} : ${r.game.points[1]}` : "—";
       row.insertCell().textContent = `${r.line.grade.equilibrium_loss.toFixed(2)} · ${Q.verdictName(r.line.grade.verdict)}`;
     });
-    $("history").replaceChildren(table);
+    // The loss column's number explained where it is shown (a won deal can still lose points).
+    const explained = Q.el("p", { class: "hint", id: "history-loss-explained" }, `${t("h_loss")}: ${t("loss_explained")}`);
+    explained.hidden = graded() === 0;
+    $("history").replaceChildren(table, explained);
     $("history-empty").hidden = graded() > 0;
     table.hidden = graded() === 0;
     Q.trainer.renderProgress();
@@ -226,8 +233,9 @@
       if (!file) return;
       try {
         importHistory(await file.text());
-        Q.showMessage(t("imported", { n: graded() }));
         await resume(state.view);
+        // After the deal is on the table (dealing clears messages): the confirmation stays.
+        Q.showMessage(t("imported", { n: graded() }), "ok");
       } catch (error) {
         Q.showMessage(error.message);
       }

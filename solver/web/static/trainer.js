@@ -17,7 +17,9 @@
     const loss = doc.equilibrium_loss;
     const verdict = Q.el("p", { id: id("grade-verdict"), class: "verdict", "data-verdict": doc.verdict, "data-loss": String(loss) },
       t("verdict_line", { v: Q.verdictName(doc.verdict), x: loss.toFixed(3) }));
-    const parts = [verdict];
+    // What the number is: points per deal lost against the best arrangements, on average, when
+    // the opponent plays the equilibrium; not this deal's score.
+    const parts = [verdict, Q.el("p", { class: "hint", id: id("grade-explained") }, t("loss_explained"))];
     const likely = doc.equilibrium[0];
     if (likely) {
       const table = Q.el("table", { class: "by-position", id: id("eq-by-position") });
@@ -60,6 +62,40 @@
       `${t("suggested_change")}: ${move} → ${t("new_loss", { x: change.equilibrium_loss.toFixed(3) })}`);
     const tryIt = Q.button(id("apply-change"), "try_it", () => Q.layout.setArrangement(change.arrangement));
     return [line, Q.layout.arrangementRow(change.arrangement), tryIt];
+  }
+
+  // ---------- a hint before submitting: where the equilibrium puts its strongest packet ----------
+  // The margin equilibrium is what the grade measures against (and the server keeps it, so the
+  // grade after a hint costs no second solve).  Its most likely arrangement's strongest packet
+  // and its position are shown: what to build, and where; not the whole answer.
+  let lastHint = null; // {seed, line}: the hint of the deal on the table
+
+  async function hint() {
+    const seed = state.seed;
+    try {
+      const doc = await Q.runJob("equilibrium", { ...Q.holdingsBody(), payoff: "margin" });
+      const likely = [...doc.strategy.strategies].sort((a, b) => b.probability - a.probability)[0];
+      const hands = await Promise.all(likely.arrangement.map(Q.layout.evaluate));
+      const at = hands.reduce((best, hand, i) => (hand.strength > hands[best].strength ? i : best), 0);
+      if (state.seed !== seed) return; // another deal meanwhile
+      lastHint = { at, category: hands[at].category, probability: likely.probability };
+      renderHint();
+    } catch (error) {
+      Q.showMessage(error.message);
+    }
+  }
+
+  function renderHint() {
+    const line = $("hint-text");
+    if (!lastHint) {
+      line.textContent = "";
+      line.dataset.position = "";
+      return;
+    }
+    line.dataset.position = String(lastHint.at + 1);
+    line.textContent = t("hint_line", {
+      c: Q.categoryName(lastHint.category), i: lastHint.at + 1, p: Q.layout.POINTS[lastHint.at], q: Q.percent(lastHint.probability),
+    });
   }
 
   // ---------- submitting a deal ----------
@@ -151,8 +187,13 @@
       }
       low = Math.max(low, high);
     }
-    for (const limit of limits.filter((v) => v > 0.01 && v < top_)) {
-      svg.appendChild(Cards.node("text", { x: left - 4, y: y(limit) + 4, "font-size": "10", "text-anchor": "end" }, String(limit)));
+    // The scale: the band limits, then whole points above the highest limit up to the chart's top.
+    const highest = Math.max(0, ...limits);
+    const ticks = limits.filter((v) => v > 0.01 && v < top_);
+    for (let v = Math.floor(highest) + 1; v <= top_ + 1e-9; v++) ticks.push(v);
+    if (!ticks.some((v) => v > highest)) ticks.push(Number(top_.toFixed(1)));
+    for (const tick of ticks) {
+      svg.appendChild(Cards.node("text", { x: left - 4, y: y(tick) + 4, "font-size": "10", "text-anchor": "end", class: "tick", "data-value": String(tick) }, String(tick)));
     }
     svg.appendChild(Cards.node("text", { x: left - 4, y: y(0), "font-size": "10", "text-anchor": "end" }, "0"));
     const points = series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
@@ -192,6 +233,7 @@
 
   function init() {
     $("submit-btn").addEventListener("click", submit);
+    $("hint-btn").addEventListener("click", hint);
     $("train-next").addEventListener("click", next);
     Q.hooks.changed.push(() => {
       if (lastGrade && Q.layout.arrangementText() !== lastGrade.arrangement) {
@@ -201,10 +243,13 @@
     });
     Q.hooks.dealt.push(() => {
       lastGrade = null;
+      lastHint = null;
       renderGrade();
+      renderHint();
     });
     Q.hooks.language.push(() => {
       renderGrade();
+      renderHint();
       renderProgress();
     });
   }
