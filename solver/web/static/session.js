@@ -203,7 +203,7 @@
       row.insertCell().textContent = `${r.line.grade.equilibrium_loss.toFixed(2)} · ${Q.verdictName(r.line.grade.verdict)}`;
     });
     // The loss column's number explained where it is shown (a won deal can still lose points).
-    const explained = Q.el("p", { class: "hint", id: "history-loss-explained" }, `${t("h_loss")}: ${t("loss_explained")}`);
+    const explained = Q.el("p", { class: "hint", id: "history-loss-explained" }, t("loss_explained"));
     explained.hidden = graded() === 0;
     $("history").replaceChildren(table, explained);
     $("history-empty").hidden = graded() > 0;

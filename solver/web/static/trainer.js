@@ -188,10 +188,13 @@
       low = Math.max(low, high);
     }
     // The scale: the band limits, then whole points above the highest limit up to the chart's top.
+    // The square-root scale crowds the top, so a label too near one kept is left out.
     const highest = Math.max(0, ...limits);
     const ticks = limits.filter((v) => v > 0.01 && v < top_);
-    for (let v = Math.floor(highest) + 1; v <= top_ + 1e-9; v++) ticks.push(v);
-    if (!ticks.some((v) => v > highest)) ticks.push(Number(top_.toFixed(1)));
+    const clear = (v) => ticks.every((w) => Math.abs(y(v) - y(w)) >= 11);
+    for (const v of [Number(top_.toFixed(1)), ...Array.from({ length: Math.floor(top_) }, (_, k) => Math.floor(top_) - k)]) {
+      if (v > highest && !ticks.includes(v) && clear(v)) ticks.push(v);
+    }
     for (const tick of ticks) {
       svg.appendChild(Cards.node("text", { x: left - 4, y: y(tick) + 4, "font-size": "10", "text-anchor": "end", class: "tick", "data-value": String(tick) }, String(tick)));
     }
