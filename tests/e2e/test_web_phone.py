@@ -187,9 +187,10 @@ def touch_drag(driver: Any, source: Any, target: Any) -> None:
     actions.perform()
 
 
-def test_a_finger_drags_a_card_into_a_packet_and_back(server, browser):
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_finger_drags_a_card_into_a_packet_and_back(server, browser, size):
     driver = browser
-    set_size(driver, "phone")
+    set_size(driver, size)
     analysis_page(driver, server, "en")
     driver.execute_script("document.getElementById('table').scrollIntoView()")
     card = css(driver, "#hand .card")[3]
