@@ -254,7 +254,7 @@ def test_the_trainer_hints_reviews_before_the_end_and_explains_the_loss(
     )
     assert int(line) == int(np.argmax(best.strengths(Rules()))) + 1
     assert in_viewport(driver, "hint-text") or size == "desktop"
-    check_state(driver, "54-trainer-hint", size, lang, "table")
+    check_state(driver, "54-trainer-hint", size, lang, "hint-btn")
 
     lay_out(driver, bad)
     driver.find_element("id", "submit-btn").click()
