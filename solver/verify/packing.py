@@ -37,6 +37,9 @@ Limits = tuple[tuple[int, int], ...]
 """Per depth, the range of the sorted packets allowed there; ``(0, 0)``: any."""
 
 _UNKNOWN = "unknown"
+_RECENT = 4096
+"""Answers remembered that a question is compared with: the latest (a depth-first search
+asks about what it just asked about); an answer forgotten is only searched again."""
 
 
 class Problem:
@@ -154,13 +157,13 @@ class Packings:
         """A packing found before that meets ``limits``, None if limits at least as loose
         were found infeasible, :data:`_UNKNOWN` if neither is known."""
         low, high = self._rows(limits)
-        fits = self._fits.rows()
+        fits = self._fits.rows(_RECENT)
         if fits.shape[0]:
             hit = np.nonzero(((fits >= low) & (fits < high)).all(axis=1))[0]
             if hit.size:
                 chosen = fits[hit[0]]
                 return tuple((d, int(chosen[d])) for d in range(len(limits)) if limits[d][1])
-        lows, highs = self._fail_lows.rows(), self._fail_highs.rows()
+        lows, highs = self._fail_lows.rows(_RECENT), self._fail_highs.rows(_RECENT)
         if lows.shape[0] and ((low >= lows) & (high <= highs)).all(axis=1).any():
             return None
         return _UNKNOWN
@@ -170,7 +173,8 @@ class Packings:
         wide = len(self.problem.packets) + 1
         pairs = [(lo, hi) if hi else (0, wide) for lo, hi in limits]
         pairs += [(0, wide)] * (len(self.order) - len(limits))
-        return np.array([a for a, _ in pairs]), np.array([b for _, b in pairs])
+        low, high = np.array(pairs, dtype=np.int32).T
+        return low, high
 
     def _remember(self, limits: Limits, found: tuple[tuple[int, int], ...] | None) -> None:
         if found is None:
@@ -250,10 +254,11 @@ class Packings:
 
 
 class Rows:
-    """Rows of integers, appended one at a time (the buffer doubles when full)."""
+    """Rows of integers, appended one at a time (the buffer doubles when full); ``dtype``
+    narrow enough for fast comparisons (every value must fit it)."""
 
-    def __init__(self, width: int) -> None:
-        self._buffer = np.zeros((64, width), dtype=np.int64)
+    def __init__(self, width: int, dtype: Any = np.int32) -> None:
+        self._buffer = np.zeros((64, width), dtype=dtype)
         self._count = 0
 
     def add(self, row: np.ndarray) -> None:
@@ -262,5 +267,6 @@ class Rows:
         self._buffer[self._count] = row
         self._count += 1
 
-    def rows(self) -> np.ndarray:
-        return self._buffer[: self._count]
+    def rows(self, last: int | None = None) -> np.ndarray:
+        """The rows, or only the ``last`` ones added."""
+        return self._buffer[: self._count][-last:] if last else self._buffer[: self._count]

@@ -256,7 +256,7 @@ class _Classes:
         found = self._found.rows()
         if not found.shape[0]:
             return False
-        head = np.broadcast_to(np.array(fixed, dtype=np.int64), (here.size, len(fixed)))
+        head = np.broadcast_to(np.array(fixed, dtype=np.int32), (here.size, len(fixed)))
         vectors = np.column_stack([head, here, later])  # (orderings, depths)
         below = np.all(found[None, :, :] >= vectors[:, None, :], axis=2)
         return bool(np.all(np.any(below, axis=1)))
