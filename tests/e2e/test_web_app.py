@@ -44,7 +44,7 @@ from tests.support.browser import (
 )
 from tests.support.phrases import leftovers
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 SESSION_SEED = 40  # the session's deals are seeds 40, 41, ...
 GOOD = ("best", "good")
 
