@@ -1,4 +1,4 @@
-"""Finished work survives any kill (issue #26, class 4): SIGKILL and SIGHUP, for real.
+"""Finished work survives any kill: SIGKILL and SIGHUP, for real.
 
 A ``quintet tournament --csv FILE`` subprocess is killed once ``FILE`` itself
 holds a finished deal (the readiness signal, never a pause); ``FILE`` then

@@ -1,4 +1,4 @@
-"""Correctness of the equilibrium solver (issue #4).
+"""Correctness of the equilibrium solver.
 
 * Reduced games of 10 cards into 2 packets: every ordered arrangement of
   both players (252 each) is enumerated (``brute_force``), the FULL payoff matrix is

@@ -1,4 +1,4 @@
-"""The player's app, round two (issue #39), in a real headless Chromium.
+"""The player's app in a real headless Chromium: matches, history, language, units.
 
 Each test is one defect a new player met, checked as the player meets it:
 a match deals fresh deals (never the trainer's review queue) and the house
