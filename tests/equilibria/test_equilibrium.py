@@ -475,6 +475,7 @@ def test_invalid_parameters_are_errors():
         solve(holding, holding, rules, tolerance=-1e-3)
 
 
+@pytest.mark.slow
 def test_warm_up_and_without_give_certified_equilibria_of_a_full_mirror_deal(solved):
     # Mirror win games start with regret matching (solver.equilibria.regret_matching);
     # the exact phase must end at an equilibrium all the same.
