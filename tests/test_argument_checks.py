@@ -52,7 +52,7 @@ CASES: list[tuple[str, Callable[[], object], str]] = [
     ("arrangement a string", lambda: grade("x", HOLDING, TWO), "arrangement"),
     ("seed a float", lambda: solver.deal(1.5), "seed"),
     ("a bool for a rule", lambda: Rules(ace_low_straight="no"), "ace_low_straight"),
-    # issue #40: answered silently wrong, or with numpy's errors, or after gigabytes
+    # once answered silently wrong, or with numpy's errors, or after gigabytes
     ("card id 32", lambda: solver.rank_counts([0, 32]), "cards"),
     ("card id 1.0", lambda: solver.rank_counts([1.0]), "cards"),
     ("a card twice", lambda: solver.rank_counts([3, 3]), "cards"),

@@ -1,4 +1,4 @@
-"""Grades (issue #12): :mod:`solver.analysis` and ``quintet grade``.
+"""Grades: :mod:`solver.analysis` and ``quintet grade``.
 
 Reduced games (two or three positions) are checked against brute force over
 every arrangement (``brute_force``): the game value by linear programming on

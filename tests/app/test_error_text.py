@@ -1,4 +1,4 @@
-"""The library's input errors in Russian (issue #39): the command line with ``--lang ru``,
+"""The library's input errors in Russian: the command line with ``--lang ru``,
 and the web pages (which show them in their own words, tests/web/test_page_words.py)."""
 
 from __future__ import annotations

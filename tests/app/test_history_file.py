@@ -1,4 +1,4 @@
-"""Histories read for ``quintet analyze`` as untrusted input (issue #26, class 3).
+"""Histories read for ``quintet analyze`` as untrusted input.
 
 Deeply nested JSON, integers too long to parse, overflowing rules and a
 last line cut short are bad lines reported by number, never tracebacks;

@@ -1,4 +1,4 @@
-"""Grades through the solution book (issue #14): :class:`EquilibriumSource`, ``grade``, ``train``, ``play``.
+"""Grades through the solution book: :class:`EquilibriumSource`, ``grade``, ``train``, ``play``.
 
 The library tests use a two-position independent game (distinct holdings, so
 the seats differ, and quick to solve); the command tests a full mirror deal.

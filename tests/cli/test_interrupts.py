@@ -1,4 +1,4 @@
-"""Ctrl-C, for real: SIGINT sent to a ``quintet`` subprocess (issue #17, class 2).
+"""Ctrl-C, for real: SIGINT sent to a ``quintet`` subprocess.
 
 * A tournament with ``--csv`` keeps the rows of every finished deal, and
   ``--resume`` plays the others: the final CSV is the one an uninterrupted

@@ -1,4 +1,4 @@
-"""Finished work survives any kill (issue #26, class 4): SIGKILL and SIGHUP, for real.
+"""Finished work survives any kill: SIGKILL and SIGHUP, for real.
 
 A ``quintet tournament --csv FILE`` subprocess is killed once ``FILE`` itself
 holds a finished deal (the readiness signal, never a pause); ``FILE`` then
@@ -66,6 +66,7 @@ def _kill_after_first_deal(command: list[str], path: Path, sig: signal.Signals) 
     return process.returncode
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGHUP])
 def test_a_killed_tournament_keeps_its_rows_in_the_file_and_resumes(tmp_path, uninterrupted, sig):
     path = tmp_path / "games.csv"
@@ -82,6 +83,7 @@ def test_a_killed_tournament_keeps_its_rows_in_the_file_and_resumes(tmp_path, un
     assert path.read_text() == uninterrupted
 
 
+@pytest.mark.slow
 def test_a_row_cut_short_is_dropped_and_replayed(tmp_path, uninterrupted):
     path = tmp_path / "games.csv"
     lines = uninterrupted.splitlines(keepends=True)

@@ -1,5 +1,4 @@
-"""Issue #17, classes 4, 5, 7, 8 and 9: input limits, honest numbers, the
-default engine, messages and silent options, library inputs.
+"""Input limits, honest numbers, the default engine, messages and silent options, library inputs.
 
 Every refusal is one line on stderr and exit status 2 (command line), or a
 specific :class:`~solver.errors.QuintetError` (library).
@@ -31,7 +30,7 @@ from tests.support.cli import one_line_error, quintet
 
 HOLDING = list(range(25))
 
-# ============================================================ class 4: mixture files
+# ============================================================ mixture files
 
 
 def _mixture_file(tmp_path, text: str):
@@ -100,7 +99,7 @@ def test_mixture_errors_name_the_file_and_the_strategy(tmp_path):
     one_line_error(quintet("suggest", "--against", str(path)), f"{path}: strategy 2")
 
 
-# ======================================================== class 4: option bounds
+# ======================================================== option bounds
 
 BOUNDS = {
     "--top": (["suggest", "--seed", "1"], MAX_TOP),
@@ -123,7 +122,7 @@ def test_seed_has_an_upper_bound():
     one_line_error(quintet("tournament", "--seed", str(2**63)), "must be at most")
 
 
-# ================================================ class 5: strict JSON, probabilities
+# ================================================ strict JSON, probabilities
 
 
 def test_json_has_no_infinity_or_nan():
@@ -153,7 +152,7 @@ def test_suggest_json_is_strict_json():
     assert 0 <= payload["value"] <= payload["bound"] <= 1
 
 
-# ================================================ class 7: the default engine
+# ================================================ the default engine
 
 
 def test_auto_engine_answers_with_the_frontier_and_says_so():
@@ -174,7 +173,7 @@ def test_auto_engine_finds_runners_up_on_the_frontier():
     assert second["engine"] in ("frontier", "cpsat") and second["status"] == "optimal"
 
 
-# ================================================ class 8: messages, silent options
+# ================================================ messages, silent options
 
 
 @pytest.mark.parametrize(
@@ -238,7 +237,7 @@ def test_ignored_options_are_warned_about(command, fragment):
     assert len(warnings) == 1 and fragment in warnings[0], process.stderr
 
 
-# ================================================ class 9: library inputs
+# ================================================ library inputs
 
 BAD_IDS = {
     "float": 24.0,

@@ -1,4 +1,4 @@
-"""Tournament reports, the CSV writer and ``quintet tournament`` (issue #5).
+"""Tournament reports, the CSV writer and ``quintet tournament``.
 
 * The report's text and JSON payload, the CSV rows (one per game), read
   back against the tournament's own records.

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from solver.game.arrangement import Arrangement
 from solver.game.deal import deal
 from solver.game.payloads import arrangement_payload
@@ -102,6 +104,7 @@ def test_equilibrium_in_russian_independent_and_win_are_all_russian():
     assert "платёж: победа (" in win and "партии)" in win
 
 
+@pytest.mark.slow
 def test_house_report_suggest_and_book_in_russian_are_all_russian(tmp_path):
     book = str(tmp_path / "book.sqlite")
     house = _all_russian("house", "--seed", "3", "--book", book)
@@ -137,6 +140,7 @@ def test_analyze_in_russian_is_all_russian(tmp_path):
     assert "  строка 1 зерно 6: " in analysed
 
 
+@pytest.mark.slow
 def test_suggest_against_each_model_in_russian_is_all_russian(tmp_path):
     book = str(tmp_path / "book.sqlite")
     played = _all_russian("suggest", "--seed", "3", "--against", "equilibrium", "--book", book)

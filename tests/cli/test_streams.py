@@ -1,4 +1,4 @@
-"""Issue #17, class 6: standard streams that are closed, full, not UTF-8 or ASCII-only.
+"""Standard streams that are closed, full, not UTF-8 or ASCII-only.
 
 Exit statuses (README, "Limits and exit statuses"): 1 when the output
 cannot be written (a closed pipe stays silent, a full device says so on one

@@ -31,7 +31,7 @@ def test_the_command_reference_has_every_command_and_option():
                 assert option in page, (name, option)
 
 
-@pytest.mark.slow
+@pytest.mark.docs
 @pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None, reason="needs the docs extra")
 def test_the_site_builds_strictly_and_loads_nothing_from_outside(tmp_path: Path):
     site = tmp_path / "site"

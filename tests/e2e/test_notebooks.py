@@ -1,7 +1,7 @@
 """The analysis notebooks: committed with their outputs, and still executing cleanly.
 
 The committed notebooks hold the outputs of ``python notebooks/run_all.py`` at
-their documented parameters (issue #16).  The tests check those stored
+their documented parameters.  The tests check those stored
 outputs (no errors, at least one PNG figure, under 1 MB), and execute COPIES
 in memory with small parameters: the heavy parameters are made small through
 the environment variables the notebooks read at the top
@@ -121,7 +121,7 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.mark.slow
+@pytest.mark.notebooks
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_executes(
     path: Path, kernel_name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path

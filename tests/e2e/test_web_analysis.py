@@ -38,7 +38,7 @@ from tests.e2e.test_web_browser import (  # the main page's server, browser and 
 )
 from tests.support.browser import axe_violations, set_size, sideways
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 SERIES = Series(deals=4, seed=1, rules=Rules())

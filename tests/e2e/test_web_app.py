@@ -44,7 +44,7 @@ from tests.support.browser import (
 )
 from tests.support.phrases import leftovers
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 SESSION_SEED = 40  # the session's deals are seeds 40, 41, ...
 GOOD = ("best", "good")
 
@@ -371,7 +371,7 @@ def test_the_history_exports_as_quintet_train_writes_it_and_imports_again(
     # cards inside a packet may come in another order (the page's holding is sorted, see typed).
     ours, theirs = text.splitlines(), written.read_text(encoding="utf-8").splitlines()
     # Two exact equilibria of a deal can differ (the page's comes from the solution book,
-    # solved in the deal's canonical suits; issue 24): the figures that depend on which one
+    # solved in the deal's canonical suits): the figures that depend on which one
     # was found are compared by kind, everything the arrangement decides by value.
     assert [shape(json.loads(line)) for line in ours] == [
         shape(json.loads(line)) for line in theirs

@@ -24,7 +24,7 @@ from solver.game.payloads import cards_payload
 from solver.game.rules import Category, Rules
 from tests.support.browser import css, open_browser, script_errors, serve, set_size, shot, until
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")

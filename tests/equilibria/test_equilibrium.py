@@ -1,4 +1,4 @@
-"""Correctness of the equilibrium solver (issue #4).
+"""Correctness of the equilibrium solver.
 
 * Reduced games of 10 cards into 2 packets: every ordered arrangement of
   both players (252 each) is enumerated (``brute_force``), the FULL payoff matrix is
@@ -475,6 +475,7 @@ def test_invalid_parameters_are_errors():
         solve(holding, holding, rules, tolerance=-1e-3)
 
 
+@pytest.mark.slow
 def test_warm_up_and_without_give_certified_equilibria_of_a_full_mirror_deal(solved):
     # Mirror win games start with regret matching (solver.equilibria.regret_matching);
     # the exact phase must end at an equilibrium all the same.

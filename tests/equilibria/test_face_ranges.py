@@ -72,7 +72,7 @@ CASES = [
     ((5, 6, 7), "independent", "win", 2),
     ((4, 5, 6, 7), "mirror", "margin", 0),
     ((4, 5, 6, 7), "independent", "margin", 0),
-    ((4, 5, 6, 7), "mirror", "win", 2),
+    pytest.param((4, 5, 6, 7), "mirror", "win", 2, marks=pytest.mark.slow),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Correctness of the zero-sum matrix game solver (issue #4).
+"""Correctness of the zero-sum matrix game solver.
 
 Tiny games whose equilibria are known by hand, random games whose solutions
 are certified here from the returned strategies alone (``min_j (x^T A)_j``

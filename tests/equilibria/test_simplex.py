@@ -189,7 +189,7 @@ def test_matrix_game_lp_restrict_matches_a_fresh_game():
 
 
 def test_paired_products_equal_the_single_ones():
-    # The pivots read the inverse and the payoffs once for two vectors (issue #25);
+    # The pivots read the inverse and the payoffs once for two vectors;
     # each result must be the product of its own vector, with pending rank-one terms.
     rng = np.random.default_rng(7)
     payoff = win_game(rng, 40, symmetric=True)

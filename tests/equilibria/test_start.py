@@ -1,5 +1,5 @@
-"""A double oracle started from given strategies (issue #25: the book solves a deal's win
-game from its margin equilibrium).
+"""A double oracle started from given strategies (the book solves a deal's win game
+from its margin equilibrium).
 
 * The generic double oracle takes the first restricted sets it is given, checked.
 * A deal's equilibrium started from the other payoff's: the same canonical equilibrium, value

@@ -200,7 +200,7 @@ def test_the_report_says_the_vertex_is_symmetrized() -> None:
     assert "symmetrized" not in output.text and output.payload["suit_automorphisms"] == 1
 
 
-# The done-when: 20 seeded deals of each mode and payoff, every variant, and both
+# 20 seeded deals of each mode and payoff, every variant, and both
 # books (built with one worker and with two) serving what a solve prints.
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["mirror", "independent"])

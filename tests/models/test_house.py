@@ -1,4 +1,4 @@
-"""The house rule (issue #16): a deterministic layout, its player, opponent model, CLI, search."""
+"""The house rule: a deterministic layout, its player, opponent model, CLI, search."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Interactive play: :class:`solver.play.interactive.Table` and ``quintet play`` (issue #5).
+"""Interactive play: :class:`solver.play.interactive.Table` and ``quintet play``.
 
 The command is run as a real subprocess with scripted standard input: a full
 game typed packet by packet, a whole arrangement on one line, every kind of

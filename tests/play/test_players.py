@@ -1,4 +1,4 @@
-"""The players of :mod:`solver.play.players` (issue #5).
+"""The players of :mod:`solver.play.players`.
 
 * Every player returns a valid arrangement of its own holding, in mirror and
   independent deals, full size and reduced (two and three packets).

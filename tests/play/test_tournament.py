@@ -1,4 +1,4 @@
-"""Tournaments (:mod:`solver.play.tournament`): determinism, structure, statistics (issue #5).
+"""Tournaments (:mod:`solver.play.tournament`): determinism, structure, statistics.
 
 * Deterministic: the same seed gives the same games, strengths and
   exploitabilities with one job, two jobs, a Dask cluster started here, or

@@ -1,7 +1,7 @@
-"""Training histories survive crashes (issue #26, class 3): :mod:`solver.play.train_history`.
+"""Training histories survive crashes: :mod:`solver.play.train_history`.
 
-Malformed records (the KeyError, OverflowError and RecursionError inputs of
-the issue among them) are one error naming the file and the line; a FIFO is
+Malformed records (inputs that once raised KeyError, OverflowError and
+RecursionError among them) are one error naming the file and the line; a FIFO is
 refused without blocking; a last line cut short is dropped with one warning
 and cut from the file before the series goes on; write errors name the file.
 A real SIGKILL of ``quintet train`` keeps the graded deals.

@@ -1,4 +1,4 @@
-"""Training series (issue #12): :mod:`solver.play.training` and ``quintet train``.
+"""Training series: :mod:`solver.play.training` and ``quintet train``.
 
 The command runs as a subprocess with scripted standard input; the history
 file is read back and its grades compared with :func:`solver.analysis.grade.grade`.

@@ -1,4 +1,4 @@
-"""The greedy and house players varied with a seed (the web app's table, issue #39)."""
+"""The greedy and house players varied with a seed (the web app's table)."""
 
 from __future__ import annotations
 

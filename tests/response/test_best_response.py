@@ -1,4 +1,4 @@
-"""Correctness of the CP-SAT best response (issue #3).
+"""Correctness of the CP-SAT best response.
 
 * Reduced games (10 cards into 2 packets, 15 cards into 3) are solved by
   exhaustive search over every ordered arrangement (``brute_force``); the

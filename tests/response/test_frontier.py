@@ -1,4 +1,4 @@
-"""Correctness of the strategy frontier and of best responses over it (issue #4).
+"""Correctness of the strategy frontier and of best responses over it.
 
 * Reduced holdings (10 cards into 2 packets, 15 cards into 3): the frontier
   equals the non-dominated set of sorted strength profiles over every
@@ -7,10 +7,10 @@
 * ``packets``, ``arrangement`` and ``strategies`` return what they promise.
 * Full 25-card deals: the best response over the frontier has the value of
   the CP-SAT optimum, for every objective and opponent model.
-* The bounded recursion (issue #15) gives exactly the frontier of the plain
+* The bounded recursion gives exactly the frontier of the plain
   one: against the plain recursion itself on a few deals and rankings, and
-  against fingerprints of the frontiers of 200 seeded deals made by the code
-  before issue #15 (``tests/support/data/frontier_fingerprints.json``).
+  against fingerprints of the frontiers of 200 seeded deals made by the plain
+  recursion (``tests/support/data/frontier_fingerprints.json``).
 """
 
 from __future__ import annotations
@@ -406,7 +406,7 @@ def fingerprint_cases():
 
 
 def write_fingerprints() -> None:
-    """Write the fixture.  It was made once by the frontier before issue #15 (commit
+    """Write the fixture.  It was made once by the plain recursion (commit
     c6fe5cb): ``PYTHONPATH=<checkout of c6fe5cb>:<this checkout> python
     tests/response/test_frontier.py --write-fingerprints`` (the old ``solver`` first on the
     path, this checkout's ``tests`` after it)."""
@@ -431,7 +431,7 @@ def test_frontiers_equal_the_fingerprints_of_the_plain_recursion():
 
 def plain_profiles(holding, rules: Rules) -> np.ndarray:
     """The frontier by the plain recursion (no bounds): every flush plan's residual
-    frontier with its flushes inserted, then the non-dominated rows (as before #15)."""
+    frontier with its flushes inserted, then the non-dominated rows."""
     plans = _flush_plans(check_holding(holding, rules), rules)
     store = RankFrontiers(hand_table(rules).multiset_strength)
     widths = rules.n_packets - plans.n_flushes

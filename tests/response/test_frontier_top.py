@@ -1,4 +1,4 @@
-"""The runners-up of the frontier engine (issue #38): honest when cut short, with progress.
+"""The runners-up of the frontier engine: honest when cut short, with progress.
 
 Their values are checked against brute force in tests/response/test_best_response.py
 (``TOP_SEARCHES``); here: a Ctrl-C or the time limit during the CP-SAT searches keeps the

@@ -1,4 +1,4 @@
-"""Ctrl-C during a CP-SAT solve (:mod:`solver.response.interrupt`, issue #17, class 2).
+"""Ctrl-C during a CP-SAT solve (:mod:`solver.response.interrupt`).
 
 A real SIGINT stops the search and raises :exc:`KeyboardInterrupt`; a solve
 stopped early by its own limit or by ``stop_search`` is an ordinary result,

@@ -1,4 +1,4 @@
-"""Correctness of :func:`solver.response.pareto.pareto_keep` (issue #4).
+"""Correctness of :func:`solver.response.pareto.pareto_keep`.
 
 The vectorized rounds are checked against the textbook O(n^2) definition,
 written here independently: within its group, a row is *maximal* when no

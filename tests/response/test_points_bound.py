@@ -1,4 +1,4 @@
-"""Position points at ``MAX_POSITION_POINTS`` keep the solvers exact (issue #26, class 6).
+"""Position points at ``MAX_POSITION_POINTS`` keep the solvers exact.
 
 The CP-SAT coefficients are ``points * total`` (``total``: 53,130 for a
 random opponent, about ``MIXTURE_SCALE`` = 10^6 for a mixture), so at 1,000

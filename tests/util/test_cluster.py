@@ -1,4 +1,4 @@
-"""Issue #17, class 3: a ``--scheduler`` that is not a Dask scheduler fails fast.
+"""A ``--scheduler`` that is not a Dask scheduler fails fast.
 
 Real services on loopback only: a silent TCP listener (accepts, never
 answers), a tiny HTTP server, a port that refuses, and an unknown protocol.

@@ -1,4 +1,4 @@
-"""What the pages are told (issue #39): errors in their language and words, the computer's
+"""What the pages are told: errors in their language and words, the computer's
 layout varied by the match's seed, the Study page's "no book" without the server's path."""
 
 from __future__ import annotations

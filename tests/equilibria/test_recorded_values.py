@@ -1,7 +1,7 @@
-"""Game values stay equal deal by deal to main's before issue #25's double-oracle work.
+"""Game values stay equal deal by deal to values recorded by the plain double oracle.
 
-``tests/support/data/equilibrium_values.json`` holds the values main (fe83559)
-computed for 40 seeded deals of each payoff, mirror and independent; the
+``tests/support/data/equilibrium_values.json`` holds the values the plain double oracle
+(commit fe83559) computed for 40 seeded deals of each payoff, mirror and independent; the
 faster double oracle (float32 regret matching that stops early, the warm
 simplex read from a fresh factorization, int16 outcome vectors, a warm-up
 for mirror margin games) must find the same values within the certified
@@ -41,7 +41,7 @@ TOLERANCE = 1e-9
     ("payoff", "mode", "seed"),
     [(payoff, mode, seed) for payoff, mode, seeds in CASES for seed in seeds],
 )
-def test_value_equals_main(payoff: str, mode: str, seed: int) -> None:
+def test_value_equals_the_recorded_one(payoff: str, mode: str, seed: int) -> None:
     rules = RULES[mode]
     first, second = deal(seed=seed, rules=rules).holdings
     result = solve(first, second, rules, payoff, tolerance=TOLERANCE)

@@ -1,4 +1,4 @@
-"""The player's app, round two (issue #39), in a real headless Chromium.
+"""The player's app in a real headless Chromium: matches, history, language, units.
 
 Each test is one defect a new player met, checked as the player meets it:
 a match deals fresh deals (never the trainer's review queue) and the house
@@ -35,7 +35,7 @@ from tests.e2e.test_web_app import (
 from tests.support.browser import css, open_browser, script_errors, serve, set_size, shot, until
 from tests.support.phrases import leftovers
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Issue #17, class 1: output files never lose work.
+"""Output files never lose work.
 
 The one atomic-write helper (:mod:`solver.util.files`) leaves the old file
 intact when a write fails, the command line checks output paths before the
