@@ -103,8 +103,11 @@ def test_numpy_integers_are_integers():
 RECORDS = {
     "BestResponse",
     "BookAnswer",
+    "CurvePoint",
+    "CurveSummary",
     "Deal",
     "EquilibriumResult",
+    "Exploitability",
     "Frontier",
     "Grade",
     "HouseFamily",

@@ -611,6 +611,39 @@ CASES.update(
                 "equilibrium_time_limit": wrong_numbers(),
             },
         ),
+        # agents
+        "exploitability": Case(
+            solver.exploitability,
+            {"policy": {0: 1.0}, "deal": 1, "payoff": "margin", "rules": TWO},
+            {
+                "policy": st.sampled_from(["x", 3, {0: 2.0}, {-1: 1.0}, {0: "x"}, object()]),
+                "deal": st.sampled_from(["x", -1, 1.5, [], [object()], object()]),
+                "payoff": wrong_choice("margin", "win"),
+                "rules": wrong_instance(True),
+            },
+        ),
+        "learning_curves": Case(
+            solver.learning_curves,
+            {
+                "seeds": 1,
+                "rules": TWO,
+                "payoff": "margin",
+                "algorithms": ["regret_matching"],
+                "checkpoints": [1],
+            },
+            {
+                "seeds": st.sampled_from(["x", -1, [], 1.5, [2.5], object()]),
+                "rules": wrong_instance(True),
+                "payoff": wrong_choice("margin", "win"),
+                "algorithms": st.sampled_from([["x"], ["cfr", "x"], "x", [3]]),
+                "checkpoints": st.sampled_from([[], [0], [2, 1], ["x"], [1.5], [1, 1]]),
+            },
+        ),
+        "summarize_curves": Case(
+            solver.summarize_curves,
+            {"points": ()},
+            {"points": st.sampled_from(["x", 3, [3], [object()], None, [None]])},
+        ),
         "run_tournament": Case(
             solver.run_tournament,
             {"config": TournamentConfig(("greedy", "random"), 1, 1, TWO), "jobs": 1},

@@ -44,7 +44,7 @@ from solver.game.arrangement import Arrangement
 from solver.game.deal import Deal, deal
 from solver.game.rules import Rules, rules_or_default
 from solver.response.frontier import Frontier, cached_frontier
-from solver.util.checks import check_instance
+from solver.util.checks import check_instance, check_int
 
 __all__ = ["MAX_MATRIX_CELLS", "AgentDeal", "agent_deals", "equilibrium_of", "returns_of"]
 
@@ -207,7 +207,10 @@ def agent_deals(seeds: int | Iterable[int], rules: Rules | None = None) -> tuple
     solver.errors.SolverError: seeds: no deal given
     """
     rules = rules_or_default(rules)
-    chosen: Sequence[int] = [int(seeds)] if isinstance(seeds, (int, np.integer)) else list(seeds)
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, (numbers.Integral, Iterable)):
+        raise SolverError(f"seeds: expected a seed or several, got {seeds!r}", argument="seeds")
+    many = not isinstance(seeds, numbers.Integral)
+    chosen: Sequence[int] = [check_int(s, "seeds", low=0) for s in (seeds if many else [seeds])]
     if not chosen:
         raise SolverError("seeds: no deal given", argument="seeds")
     return tuple(AgentDeal.dealt(seed, rules) for seed in chosen)

@@ -176,7 +176,15 @@ def summarize(points: Sequence[CurvePoint]) -> tuple[CurveSummary, ...]:
     ...           CurvePoint("double_oracle", 1, 2, 0.0, 0.2)]
     >>> [(s.algorithm, s.iterations, s.nash_conv, s.seconds) for s in summarize(points)]
     [('cfr', 1, 3.0, 0.2), ('double_oracle', 1, 1.0, 0.1), ('double_oracle', 2, 0.0, 0.2)]
+    >>> summarize("cfr")
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: points: expected a sequence of CurvePoint, got 'cfr'
     """
+    if not isinstance(points, (list, tuple)) or not all(isinstance(p, CurvePoint) for p in points):
+        raise SolverError(
+            f"points: expected a sequence of CurvePoint, got {points!r}", argument="points"
+        )
     found: list[CurveSummary] = []
     for algorithm in dict.fromkeys(p.algorithm for p in points):
         mine = [p for p in points if p.algorithm == algorithm]
