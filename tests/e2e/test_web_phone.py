@@ -29,7 +29,7 @@ from tests.e2e.test_web_app import (
 )
 from tests.support.browser import css, open_browser, script_errors, serve, set_size, shot, until
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
