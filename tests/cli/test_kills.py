@@ -59,9 +59,20 @@ def _kill_after_first_deal(command: list[str], path: Path, sig: signal.Signals) 
     raise AssertionError("20 runs finished before this test could look at them")
 
 
+def _default_hangup() -> None:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def _kill_once(command: list[str], path: Path, sig: signal.Signals) -> int | None:
     """One run of :func:`_kill_after_first_deal`: None if it finished before the signal."""
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        # The signal's default action, even where this test runs under nohup (which
+        # leaves SIGHUP ignored in every child, and the run would finish unharmed).
+        preexec_fn=_default_hangup,
+    )
     deadline = time.monotonic() + 600  # a generous bound, not an expected duration
     while time.monotonic() < deadline:
         process.send_signal(signal.SIGSTOP)
