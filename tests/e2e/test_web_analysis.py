@@ -28,11 +28,10 @@ from solver.game.rules import Rules
 from solver.models.heuristics import greedy_arrangement
 from solver.play.training import Series, train
 from solver.web.app import STATIC
-from tests.e2e.test_web_browser import (  # the main page's server, browser and helpers
+from tests.e2e.test_web_browser import (  # the desktop browser and helpers (the server: conftest)
     browser,  # noqa: F401 (a fixture)
     css,
     script_errors,
-    server,  # noqa: F401 (a fixture)
     shot,
     until,
 )

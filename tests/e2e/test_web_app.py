@@ -13,7 +13,6 @@ violation; and a screenshot of it goes to the screenshot folder.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote
 
@@ -33,9 +32,7 @@ from solver.util.language import Lang
 from tests.support.browser import (
     axe_violations,
     css,
-    open_browser,
     script_errors,
-    serve,
     set_size,
     shot,
     sideways,
@@ -47,18 +44,6 @@ from tests.support.phrases import leftovers
 pytestmark = pytest.mark.e2e
 SESSION_SEED = 40  # the session's deals are seeds 40, 41, ...
 GOOD = ("best", "good")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with serve() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with open_browser() as driver:
-        yield driver
 
 
 def check_state(driver: Any, name: str, size: str, lang: str, at: str | None = None) -> None:

@@ -22,15 +22,9 @@ from solver.game.deal import deal
 from solver.game.evaluator import category
 from solver.game.payloads import cards_payload
 from solver.game.rules import Category, Rules
-from tests.support.browser import css, open_browser, script_errors, serve, set_size, shot, until
+from tests.support.browser import css, open_browser, script_errors, set_size, shot, until
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with serve() as base:
-        yield base
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ Screenshots go to ``$QUINTET_SCREENSHOTS`` (default ``tests/artifacts/``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -32,26 +31,17 @@ from tests.e2e.test_web_app import (
     lay_out,
     press,
 )
-from tests.support.browser import css, open_browser, script_errors, serve, set_size, shot, until
+from tests.support.browser import (
+    css,
+    ready,
+    script_errors,
+    set_size,
+    shot,
+    until,
+)
 from tests.support.phrases import leftovers
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with serve() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with open_browser() as driver:
-        yield driver
-
-
-def ready(driver: Any) -> None:
-    until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
 
 
 def page_language(driver: Any) -> str:

@@ -139,6 +139,11 @@ def until(driver: Any, condition: Any, message: str) -> Any:
     )
 
 
+def ready(driver: Any) -> None:
+    """Wait until the page says it is ready (its body's ``data-ready``)."""
+    until(driver, lambda d: d.find_element("tag name", "body").get_attribute("data-ready"), "page")
+
+
 def css(driver: Any, selector: str) -> list[Any]:
     """The elements matching ``selector``."""
     from selenium.webdriver.common.by import By
