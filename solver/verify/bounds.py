@@ -3,9 +3,9 @@
 A certificate claims that no arrangement of player 1 earns more than
 ``upper`` against player 2's strategy, and none of player 2 holds player 1
 below ``lower``.  Each claim is checked by :func:`solver.verify.search.search_bound`,
-an exhaustive search over the *classes* of packets (the module explains why what it
-prunes holds no better arrangement), for both payoffs and every number of
-positions, in integers: there is no floating point in any decision.  Each
+which scores every maximal strength profile of the holding in every order (the
+module explains why no other arrangement can do better), for both payoffs and
+every number of positions, in integers: there is no floating point in any decision.  Each
 bound ends in one of three ways:
 
 * *checked*: the search proved that no arrangement does better (the report
@@ -137,8 +137,8 @@ def _settle(
 ) -> None:
     """Report what the search established about one bound (a refutation raises)."""
     searched = (
-        f"{result.nodes} class vectors, {result.feasibility} packings searched, "
-        f"{result.seconds:.1f} s"
+        f"{result.profiles} maximal strength profiles, {result.arrangements} arrangements "
+        f"scored, {result.seconds:.1f} s"
     )
     if result.status == "unfinished":
         report.unverified.append(
@@ -151,8 +151,8 @@ def _settle(
     else:
         report.checked.append(
             f"{side.name}: no arrangement of {side.player} does better than {side.claim} "
-            f"against the other's strategy ({game.payoff} payoff): proven by an exhaustive "
-            f"search over classes, in integers ({searched})"
+            f"against the other's strategy ({game.payoff} payoff): proven by scoring "
+            f"every maximal strength profile in every order, in integers ({searched})"
         )
 
 

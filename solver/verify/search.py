@@ -1,4 +1,4 @@
-"""An exact best response to a mixed strategy: a search over the classes of packets.
+"""An exact best response to a mixed strategy: every maximal strength profile, in every order.
 
 Against the other player's mixed strategy ``y = {(q_j, b_j)}`` an
 arrangement ``a`` meets ``b_j`` with the margin
@@ -8,69 +8,50 @@ arrangement ``a`` meets ``b_j`` with the margin
 own win, one minus player 1's payoff).  :func:`search_bound` proves
 ``max_a V(a) <= claim`` or finds an arrangement beating the claim.
 
-**Classes.**  Only the comparisons of ``a_p`` with the keys the other plays at
-``p`` matter: at position ``p`` a packet's *class* is
-``2 (number of those keys below it) + (1 if it equals one)``, one of at most
-``2 k_p + 1`` (``k_p`` distinct keys).  ``V`` is a function of the vector of
-classes, non-decreasing in each (a stronger packet wins or ties more), and
-the packets of class at least ``c`` at ``p`` are a prefix of the holding's
-packets sorted strongest first.
+``V`` depends only on the keys of ``a``'s packets in position order, and
+never decreases when a packet gets stronger (each sign can only rise).  So
+if every arrangement's *sorted* key profile ``s_1 >= ... >= s_n`` is at most,
+component by component, some profile ``m`` in a list ``P``, then the best
+value over all arrangements is the best over ``P`` and the ``n!`` orders of
+each: arrangement ``a`` puts its ``i``-th strongest packet at ``sigma(i)``;
+putting ``m``'s ``i``-th strongest there instead is at least as strong at
+every position, so at least as good.  This module computes ``P`` = the
+maximal profiles, then scores every ``(m, sigma)`` exactly in integers.
 
-**The search.**  Positions are taken heaviest first.  A node fixes the class
-of the packet at each of the first positions (exactly: a range of the sorted
-packets).  It is explored only if
+**Computing the maximal profiles.**  The key of a packet
+(:func:`solver.verify.ranking.packet_key`) depends on its ranks and on
+whether it is a flush, nothing else.  A holding has at most one flush per
+suit (a suit has 8 cards).  For each set ``F`` of flushes, one or none per
+suit, the other packets are read at the level of rank counts: any split of
+the remaining counts into five-card rank multisets is realised by cards,
+and a multiset's key read as a non-flush is exact for a packet that is not
+a flush and at most the true key for one that is (a flush only adds).  An
+arrangement whose flush packets are exactly ``F`` is thus scored exactly in
+root ``F``; every other profile a root produces is achieved by real cards
+(at least), so nothing is claimed that cannot be played.  Per root, the
+profiles of the rank counts ``c`` are
 
-* *feasible*: disjoint packets of the holding have these classes (a
-  depth-first search, fewest candidates first, packets of interchangeable
-  positions in increasing order; when the packets must cover the holding, a
-  card no candidate holds ends the branch); and
-* its optimistic value exceeds the claim.  The packets still to place,
-  sorted strongest first, are bounded slot by slot: the ``i``-th strongest is
-  no stronger than packet ``N_i - 1``, where ``N_i`` is the shortest prefix of
-  the sorted packets that holds ``i`` disjoint packets beside packets of the
-  fixed classes (any ``i`` strongest packets still to place are such packets,
-  so the weakest of them lies at ``N_i - 1`` or later; a binary search, a
-  longer prefix never failing where a shorter one succeeds).  Every ordering
-  of the slots over the positions left gives each position a *cap*, the class
-  there of its slot's packet ``N_i - 1``; the optimistic value is the largest,
-  over the orderings, of ``V`` with the fixed classes and every later position
-  at its cap.  Slots are searched one at a time, and a node stops as soon as
-  its caps so far show it cannot beat the claim (a slot not yet searched takes
-  the last one's cap, which is looser); and
-* *not dominated*: some ordering's optimistic class vector is not at most,
-  position by position, a class vector already reached at the last position
-  (which did not beat the claim: by monotonicity neither does anything below it).
+    P(c) = maximal{ sorted(key(m), p) : m a 5-multiset <= c holding c's
+                     lowest rank, p in P(c - m) }
 
-At a position the classes are tried from the highest reached down; the
-optimistic values fall and the optimistic vectors shrink, so the first class
-that fails either test ends the loop.  At the last position the highest class
-reached is taken: if it beats the claim its packets are a witness, else its
-class vector is remembered for the dominance test.
+(the packet with the lowest rank is chosen first, so each split is counted
+once; a dominated partial profile stays dominated when a key is inserted,
+so keeping only the maximal ones at every level is exact), memoised on
+``c``.  Back-pointers rebuild the packets of a witness.
 
-**Why "none found" is a proof.**  Let ``a`` beat the claim, with classes
-``x``.  At each depth but the last, ``a``'s packets still to place, sorted,
-take the slots in some ordering, and each is at most its slot's cap, so the
-optimistic value of that ordering with ``x_p`` here is at least
-``V(x) > claim``; that vector is at least ``x``, which no remembered vector
-(none beats the claim) dominates; and ``a`` makes the child feasible.  So the
-search descends along ``x`` to the last position, where the highest class
-reached is at least ``x_n`` and beats the claim: a witness is returned.
-Hence when none is, no arrangement beats the claim.
+**Exactness.**  Keys are compared as dense integers (their order in the
+sorted list of every key that occurs), probabilities as integers over their
+common denominator ``D``, values in units of ``1/D`` (margin) or ``1/(2D)``
+(win), against the integer part of the claim in the same units.
 
-**Exactness.**  Probabilities are integers over their common denominator
-``D``, and values integers (margins, or ``2 g`` for the win payoff) compared
-with the integer part of the claim in the same units: no rounding anywhere.
-They are numpy int64 when ``D`` times the largest value fits (the solver's
-certificates have ``D <= 10^12``), Python integers otherwise.  The caller
-scores a witness again in exact fractions.
-
->>> rank = lambda packet: tuple(sorted((c // 4 for c in packet), reverse=True))
+>>> from fractions import Fraction
+>>> from solver.verify.ranking import packet_key
 >>> pure = [(Fraction(1), ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9)))]
->>> search_bound([6, 7], "win", range(10), pure, Fraction(1, 2), key=rank).status
+>>> search_bound([6, 7], "win", range(10), pure, Fraction(1), key=packet_key).status
 'checked'
->>> search_bound([6, 7], "win", range(10), pure, Fraction(1, 3), key=rank).status
-'refuted'
->>> search_bound([6, 7], "draw", range(10), pure, Fraction(0), key=rank)
+>>> search_bound([6, 7], "win", range(10), pure, Fraction(1, 2), key=packet_key).witness
+((4, 5, 6, 7, 8), (0, 1, 2, 3, 9))
+>>> search_bound([6, 7], "draw", range(10), pure, Fraction(0), key=packet_key)
 Traceback (most recent call last):
     ...
 ValueError: payoff 'draw' is not margin or win
@@ -83,17 +64,19 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import permutations
+from itertools import combinations, permutations, product
 from typing import Any
 
 import numpy as np
 
-from solver.verify.packing import Limits, Packets, Packings, Problem, Rows
+__all__ = ["Search", "maximal_profiles", "search_bound"]
 
-__all__ = ["Search", "search_bound"]
-
+Packets = tuple[tuple[int, ...], ...]
+_RANKS, _SUITS, _SIZE = 8, 4, 5
 _REPORT_EVERY = 2.0
 """Seconds between progress lines."""
+_CHUNK = 4096
+"""Arrangements scored at once against the whole strategy (memory: chunk x strategy)."""
 
 
 @dataclass(frozen=True)
@@ -102,19 +85,199 @@ class Search:
 
     ``status`` is ``"checked"`` (no arrangement beats the claim: proven),
     ``"refuted"`` (``witness`` beats it by the search's integers; the caller
-    scores it again) or ``"unfinished"`` (the deadline came first).  ``nodes``
-    counts class vectors explored, ``feasibility`` the packings searched.
+    scores it again) or ``"unfinished"`` (the deadline came first).
+    ``profiles`` counts the maximal strength profiles, ``arrangements`` the
+    arrangements scored (each profile in every order).
     """
 
     status: str
     witness: Packets | None
-    nodes: int
-    feasibility: int
+    profiles: int
+    arrangements: int
     seconds: float
 
 
 class _DeadlineError(Exception):
     pass
+
+
+class _Profiles:
+    """The maximal sorted key profiles of a holding, with what realises each."""
+
+    def __init__(self, cards: Sequence[int], key: Callable[[tuple[int, ...]], Any]) -> None:
+        self.cards = sorted(cards)
+        counts = [0] * _RANKS
+        for card in self.cards:
+            counts[card // _SUITS] += 1
+        # Every rank multiset the counts allow, read as a non-flush (suits spread).
+        self.multisets: list[tuple[int, ...]] = [
+            m for m in product(range(5), repeat=_RANKS) if sum(m) == _SIZE and _fits(m, counts)
+        ]
+        self.flushes = [
+            f
+            for s in range(_SUITS)
+            for f in combinations([c for c in self.cards if c % _SUITS == s], _SIZE)
+        ]
+        self.table = np.array(self.multisets, dtype=np.int64).reshape(-1, _RANKS)
+        self.key = key
+        self.raw = [key(_spread(m)) for m in self.multisets] + [key(f) for f in self.flushes]
+        self._memo: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.counts = tuple(counts)
+        self.deadline: float | None = None
+        self.progress: Callable[[str], None] | None = None
+        self.label = ""
+        self.last = time.monotonic()
+        self.roots = self.done = 0
+
+    def tick(self) -> None:
+        """Stop at the deadline; a progress line every two seconds."""
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise _DeadlineError
+        if self.progress is not None and now - self.last >= _REPORT_EVERY:
+            self.last = now
+            self.progress(
+                f"{self.label}: {self.done}/{self.roots} sets of flushes done, "
+                f"{len(self._memo)} rank-count states"
+            )
+
+    def dense(self, extra: Iterable[Any]) -> dict[Any, int]:
+        """Each key's place in the sorted list of this holding's keys and ``extra``."""
+        return {k: i for i, k in enumerate(sorted(set(self.raw).union(extra)))}
+
+    def solve(self, dense: dict[Any, int]) -> tuple[np.ndarray, list[Packets]]:
+        """The maximal profiles (rows, strongest first) and one packing realising each."""
+        self.ordinal = np.array([dense[k] for k in self.raw], dtype=np.int32)
+        self._memo.clear()
+        by_suit: list[list[int | None]] = [[None] for _ in range(_SUITS)]
+        for index, flush in enumerate(self.flushes):
+            by_suit[flush[0] % _SUITS].append(len(self.multisets) + index)
+        self.roots, self.done = math.prod(len(options) for options in by_suit), 0
+        # Each root's rows are first pruned against the maximal rows found so far.
+        kept = np.zeros((0, len(self.cards) // _SIZE), dtype=np.int32)
+        sources: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+        seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+        for choice in product(*by_suit):
+            chosen = tuple(f for f in choice if f is not None)
+            rest = list(self.counts)
+            for f in chosen:
+                for card in self.flushes[f - len(self.multisets)]:
+                    rest[card // _SUITS] -= 1
+            self.done += 1
+            # Flushes of the same strengths leaving the same ranks give the same rows.
+            same = (tuple(sorted(self.ordinal[list(chosen)].tolist())), tuple(rest))
+            if same in seen:
+                continue
+            seen.add(same)
+            sub, _, _ = self._level(tuple(rest))
+            head = np.broadcast_to(self.ordinal[list(chosen)], (sub.shape[0], len(chosen)))
+            rows = -np.sort(-np.hstack([sub, head]), axis=1)
+            fresh = np.flatnonzero(~_beaten(rows, kept))
+            if not fresh.size:
+                continue
+            every = np.vstack([kept, rows[fresh]])
+            origins = sources + [(chosen, tuple(rest), int(r)) for r in fresh]
+            keep = np.sort(_maximal(every))
+            kept, sources = every[keep], [origins[i] for i in keep.tolist()]
+        return kept, [self._realise(*source) for source in sources]
+
+    def _level(self, counts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The maximal profiles of ``counts``, and per row the multiset and the child row."""
+        if counts in self._memo:
+            return self._memo[counts]
+        self.tick()
+        if not any(counts):
+            result = (np.zeros((1, 0), dtype=np.int32), np.zeros(1, int), np.zeros(1, int))
+            self._memo[counts] = result
+            return result
+        lowest = next(r for r in range(_RANKS) if counts[r])
+        here = np.array(counts)
+        allowed = np.flatnonzero(
+            (self.table[:, lowest] > 0) & np.all(self.table <= here, axis=1)
+        ).tolist()
+        blocks, picks, children = [], [], []
+        for index in allowed:
+            sub, _, _ = self._level(tuple((here - self.table[index]).tolist()))
+            blocks.append(sub)
+            picks.append(np.full(sub.shape[0], index))
+            children.append(np.arange(sub.shape[0]))
+        pick = np.concatenate(picks)
+        rows = -np.sort(-np.column_stack([np.vstack(blocks), self.ordinal[pick]]), axis=1)
+        keep = _maximal(rows)
+        result = (rows[keep], pick[keep], np.concatenate(children)[keep])
+        self._memo[counts] = result
+        return result
+
+    def _realise(self, flushes: tuple[int, ...], counts: tuple[int, ...], row: int) -> Packets:
+        """Concrete packets for a root's row: its flushes, then its multisets dealt real cards."""
+        used = [c for f in flushes for c in self.flushes[f - len(self.multisets)]]
+        pool = {r: [c for c in self.cards if c // _SUITS == r and c not in used] for r in range(8)}
+        packets = [(int(self.ordinal[f]), self.flushes[f - len(self.multisets)]) for f in flushes]
+        while any(counts):
+            _, picks, children = self._memo[counts]
+            m = self.multisets[int(picks[row])]
+            cards = tuple(sorted(pool[r].pop() for r in range(_RANKS) for _ in range(m[r])))
+            packets.append((int(self.ordinal[int(picks[row])]), cards))
+            counts, row = tuple(c - k for c, k in zip(counts, m, strict=True)), int(children[row])
+        # Strongest first as the profile reads them (a packet dealt as a flush only gains).
+        return tuple(cards for _, cards in sorted(packets, key=lambda item: -item[0]))
+
+
+def _fits(m: Sequence[int], counts: Sequence[int]) -> bool:
+    return all(k <= c for k, c in zip(m, counts, strict=True))
+
+
+def _spread(m: Sequence[int]) -> tuple[int, ...]:
+    """Cards with the ranks of ``m`` that are not a flush (the k-th card of a rank gets suit k,
+    and five distinct ranks get two suits)."""
+    cards = [_SUITS * r + k for r in range(_RANKS) for k in range(m[r])]
+    if len(set(c % _SUITS for c in cards)) == 1:
+        cards[-1] += 1
+    return tuple(cards)
+
+
+def _maximal(rows: np.ndarray) -> np.ndarray:
+    """Indices of the rows no other row is at least, component by component (one of equals).
+
+    Distinct rows are taken by decreasing sum (a row at least another and not equal to it
+    has the larger sum, so it comes first): the first left is maximal, and removes every
+    row it is at least; the rounds are as many as the maximal rows."""
+    if rows.shape[1] == 0:
+        return np.zeros(1, dtype=int)
+    _, first = np.unique(rows, axis=0, return_index=True)
+    left = first[np.argsort(-rows[first].sum(axis=1), kind="stable")]
+    kept = []
+    while left.size:
+        top = left[0]
+        kept.append(top)
+        left = left[1:][~np.all(rows[left[1:]] <= rows[top], axis=1)]
+    return np.array(kept, dtype=int)
+
+
+def _beaten(rows: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """Which rows some row of ``kept`` is at least (component by component)."""
+    if not kept.shape[0]:
+        return np.zeros(rows.shape[0], dtype=bool)
+    beaten = np.zeros(rows.shape[0], dtype=bool)
+    for start in range(0, kept.shape[0], 64):
+        block = kept[start : start + 64]
+        beaten |= np.all(block[:, None, :] >= rows[None, :, :], axis=2).any(axis=0)
+    return beaten
+
+
+def maximal_profiles(
+    cards: Iterable[int], key: Callable[[tuple[int, ...]], Any]
+) -> tuple[np.ndarray, list[Packets]]:
+    """The maximal sorted key profiles of a holding (dense key ranks, strongest first),
+    and a packing of the holding realising each.
+
+    >>> from solver.verify.ranking import packet_key
+    >>> rows, packings = maximal_profiles(range(10), packet_key)
+    >>> rows.shape[1], len(packings) == rows.shape[0]
+    (2, True)
+    """
+    profiles = _Profiles(list(cards), key)
+    return profiles.solve(profiles.dense(()))
 
 
 def search_bound(
@@ -133,156 +296,52 @@ def search_bound(
 
     ``claim`` is in the searching player's own terms (its margin, or its win
     probability with draws counting 1/2); ``key`` ranks packets (larger is
-    stronger); ``deadline`` is a :func:`time.monotonic` time; ``progress``
-    receives a line before the search and then at most every two seconds.
+    stronger) and must depend on the ranks and on being a flush only, as
+    :func:`solver.verify.ranking.packet_key` does; ``deadline`` is a
+    :func:`time.monotonic` time; ``progress`` receives a line before the search
+    and then at most every two seconds.
     """
     if payoff not in ("margin", "win"):
         raise ValueError(f"payoff {payoff!r} is not margin or win")
     started = time.monotonic()
-    search = _Classes(Problem(points, payoff, cards, opponent, key), points, claim)
-    search.deadline, search.progress, search.label = deadline, progress, label
+    n = len(points)
+    profiles = _Profiles(list(cards), key)
+    profiles.deadline, profiles.progress, profiles.label = deadline, progress, label
+    theirs = [[key(b[p]) for _, b in opponent] for p in range(n)]
+    dense = profiles.dense(k for keys in theirs for k in keys)
     if progress is not None:
-        sizes = "/".join(str(search.levels[d][0].size) for d in range(len(points)))
         progress(
-            f"{label}: {len(search.problem.packets)} packets against {len(opponent)} "
-            f"arrangements, {sizes} classes per position (heaviest first): at most "
-            f"{math.prod(search.levels[d][0].size for d in range(len(points) - 1))} "
-            "class vectors, far fewer explored"
+            f"{label}: the maximal strength profiles of {len(profiles.cards)} cards, then each "
+            f"in its {math.factorial(n)} orders against {len(opponent)} arrangements"
         )
     try:
-        found = search.node(0, np.zeros_like(search.problem.tables[0][0]), ())
+        rows, packings = profiles.solve(dense)
     except _DeadlineError:
-        found, status = None, "unfinished"
-    else:
-        status = "checked" if found is None else "refuted"
-    return Search(status, found, search.nodes, search.packings.checks, time.monotonic() - started)
-
-
-class _Classes:
-    """The search over class vectors (see the module)."""
-
-    def __init__(self, problem: Problem, points: Sequence[int], claim: Fraction) -> None:
-        self.problem = problem
-        self.threshold = math.floor(claim * (2 if problem.win else 1) * problem.common)
-        self.order = sorted(range(len(points)), key=lambda p: -points[p])  # heaviest first
-        self.levels = [problem.levels(p) for p in self.order]
-        # Per depth, where the class of a later position changes in the sorted list: a
-        # prefix's end matters only up to these (between two, every class is the same).
-        self.bounds = [
-            np.unique(np.concatenate([self.levels[d][1] for d in range(depth, len(points))]))
-            for depth in range(len(points))
-        ]
-        self.perms = {r: np.array(list(permutations(range(r)))) for r in range(1, len(points) + 1)}
-        self.deadline: float | None = None
-        # Class vectors (depth order) reached at the last depth, none beating the claim.
-        self._found = Rows(len(self.order))
-        self.packings = Packings(problem, self.order, self.tick)
-        self.progress: Callable[[str], None] | None = None
-        self.label = ""
-        self.nodes = 0
-        self.last = time.monotonic()
-        self.done = self.total = 0
-
-    def tick(self) -> None:
-        now = time.monotonic()
-        if self.deadline is not None and now > self.deadline:
-            raise _DeadlineError
-        if self.progress is not None and now - self.last >= _REPORT_EVERY:
-            self.last = now
-            self.progress(
-                f"{self.label}: {self.done}/{self.total} classes of the first position done, "
-                f"{self.nodes} class vectors, {self.packings.checks} packings searched"
-            )
-
-    def node(
-        self, depth: int, partial: np.ndarray, limits: Limits, fixed: tuple[int, ...] = ()
-    ) -> Packets | None:
-        """A witness meeting ``limits`` (the packets of the classes ``fixed`` at the first
-        depths) and more, or None."""
-        self.nodes += 1
-        self.tick()
-        if limits and self.packings.packing(limits) is None:  # no packets of these exact classes
-            return None
-        problem, n = self.problem, len(self.order)
-        position = self.order[depth]
-        classes, counts = self.levels[depth]
-        table = problem.tables[position]
-        # The sorted-slot caps: the i-th strongest of the packets still to place is no
-        # stronger than packet ``ends[i] - 1`` (see the module), so the class of the packet
-        # a position gets is at most the class there of the slot it takes.
-        if depth == n - 1:  # the highest class reached: a witness if it beats the claim
-            top = int(self.caps(limits, depth, 1)[0][0])
-            if problem.value(partial + table[top]) > self.threshold:
-                return self.packings.packing((*limits, (0, int(counts[classes == top][0]))))
-            self._found.add(np.array((*fixed, top)))  # reached, and no better than the claim
-            return None
-        perms = self.perms[n - depth]  # slot taken by each remaining depth, per ordering
-        # Slots are computed one at a time (a later slot costs more packings): a node whose
-        # highest class fails with fewer slots' caps fails with all of them.
-        for slots in range(1, n - depth + 1):
-            caps = self.caps(limits, depth, slots)  # per remaining depth: class per slot
-            later = np.stack([caps[k][perms[:, k]] for k in range(1, n - depth)], axis=1)
-            rest = np.zeros((perms.shape[0], partial.size), dtype=partial.dtype)
-            for k in range(1, n - depth):
-                rest = rest + problem.tables[self.order[depth + k]][later[:, k - 1]]
-            cap_here = caps[0][perms[:, 0]]
-            start = int(np.searchsorted(-classes, -cap_here.max()))  # the highest class reached
-            here = np.minimum(classes[start], cap_here)
-            if not (problem.value(partial + table[here] + rest) > self.threshold).any():
-                return None
-            if self.dominated(fixed, here, later):
-                return None
-        if depth == 0:
-            self.total = classes.size - start
-        for i in range(start, classes.size):
-            here = np.minimum(classes[i], cap_here)
-            if not (problem.value(partial + table[here] + rest) > self.threshold).any():
-                break  # lower classes earn no more: none beats the claim
-            if self.dominated(fixed, here, later):
-                break  # lower classes only lower the bounds: all dominated too
-            exact = (int(counts[i - 1]) if i else 0, int(counts[i]))  # the packets of class i
-            found = self.node(
-                depth + 1, partial + table[classes[i]], (*limits, exact), (*fixed, int(classes[i]))
-            )
-            if found is not None:
-                return found
-            if depth == 0:
-                self.done += 1
-        return None
-
-    def dominated(self, fixed: tuple[int, ...], here: np.ndarray, later: np.ndarray) -> bool:
-        """Whether every optimistic class vector (one per ordering of the slots) is at most,
-        position by position, a vector reached before that earned no more than the claim."""
-        found = self._found.rows()
-        if not found.shape[0]:
-            return False
-        head = np.broadcast_to(np.array(fixed, dtype=np.int32), (here.size, len(fixed)))
-        vectors = np.column_stack([head, here, later])  # (orderings, depths)
-        below = np.all(found[None, :, :] >= vectors[:, None, :], axis=2)
-        return bool(np.all(np.any(below, axis=1)))
-
-    def caps(self, limits: Limits, depth: int, slots: int) -> list[np.ndarray]:
-        """Per remaining depth, the class there of each sorted slot's weakest possible packet.
-
-        Slot ``i`` (0-based) ends at ``N``, the shortest prefix of the sorted packets holding
-        ``i + 1`` disjoint packets that, with packets meeting ``limits``, leave a packing:
-        the ``i + 1`` strongest packets still to place are such packets, so the weakest of
-        them is packet ``N - 1`` or weaker.  ``N`` grows with ``i``; each is a binary search
-        over the ends of the groups of equal strength, feasibility being monotone.  Only the
-        first ``slots`` are searched; the later ones get the last one's (a looser) cap."""
-        remaining = len(self.order) - depth
-        bounds = self.bounds[depth]
-        ends, low = [], 0
-        for slot in range(slots):
-            free: Limits = ((0, 0),) * (depth - len(limits))
-            high = bounds.size - 1  # every packet: always feasible when limits are
-            while low < high:
-                middle = (low + high) // 2
-                wanted = ((0, int(bounds[middle])),) * (slot + 1)
-                if self.packings.packing((*limits, *free, *wanted)) is None:
-                    low = middle + 1
-                else:
-                    high = middle
-            ends.append(int(bounds[low]) - 1)
-        weakest = np.array(ends + ends[-1:] * (remaining - slots))
-        return [self.problem.classes[self.order[d]][weakest] for d in range(depth, len(self.order))]
+        return Search("unfinished", None, 0, 0, time.monotonic() - started)
+    orders = np.array(list(permutations(range(n))))
+    common = math.lcm(*(q.denominator for q, _ in opponent))
+    dtype: Any = np.int64 if (2 if payoff == "win" else sum(points)) * common < 2**62 else object
+    q = np.array([q.numerator * (common // q.denominator) for q, _ in opponent]).astype(dtype)
+    threshold = math.floor(claim * (2 if payoff == "win" else 1) * common)
+    b = np.array([[dense[k] for k in keys] for keys in theirs], dtype=np.int32)  # (n, J)
+    arranged = rows[:, orders].reshape(-1, n)  # profile r in order o: row r * n! + o
+    best, where = None, -1
+    for start in range(0, arranged.shape[0], _CHUNK):
+        if deadline is not None and time.monotonic() > deadline:
+            return Search("unfinished", None, rows.shape[0], start, time.monotonic() - started)
+        block = arranged[start : start + _CHUNK]
+        margins = np.zeros((block.shape[0], b.shape[1]), dtype=np.int64)
+        for p in range(n):
+            margins += points[p] * np.sign(block[:, p, None] - b[None, p, :])
+        if payoff == "win":
+            margins = np.sign(margins) + 1
+        values = margins.astype(dtype) @ q
+        top = int(np.argmax(values))
+        if best is None or values[top] > best:
+            best, where = values[top], start + top
+    seconds = time.monotonic() - started
+    if best is None or best <= threshold:
+        return Search("checked", None, rows.shape[0], arranged.shape[0], seconds)
+    profile, order = divmod(where, orders.shape[0])
+    witness = tuple(packings[profile][i] for i in orders[order])
+    return Search("refuted", witness, rows.shape[0], arranged.shape[0], seconds)

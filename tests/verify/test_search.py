@@ -127,7 +127,7 @@ def test_full_game_certificates_have_both_bounds_proven(mode, seed, payoff):
     report = verify_document(_document(mode, payoff, seed))
     assert not report.unverified, report.unverified
     proven = [line for line in report.checked if line.startswith(("upper:", "lower:"))]
-    assert len(proven) == 2 and "proven by an exhaustive search" in proven[0]
+    assert len(proven) == 2 and "proven by scoring every maximal strength profile" in proven[0]
 
 
 @pytest.mark.slow
@@ -174,7 +174,7 @@ def test_a_tiny_time_limit_reports_both_bounds_not_checked():
     assert all("not a failure" in line for line in report.unverified)
     assert "time limit" in report.unverified[0]
     # One line before each bound says what it will search.
-    assert [line.split(":")[0] for line in lines if "class vectors" in line][:2] == [
+    assert [line.split(":")[0] for line in lines if "maximal strength profiles of" in line][:2] == [
         "upper",
         "lower",
     ]
@@ -184,7 +184,7 @@ def test_progress_announces_each_bound_and_the_search_still_proves_it():
     lines: list[str] = []
     report = verify_document(_document("independent3", "win", 0), progress=lines.append)
     assert not report.unverified
-    assert sum("packets against" in line for line in lines) == 2
+    assert sum("maximal strength profiles of" in line for line in lines) == 2
 
 
 def test_a_time_limit_must_be_positive():
