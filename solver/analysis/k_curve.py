@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import csv
 import time
-from dataclasses import replace
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from solver.equilibria.equilibrium import solve
 from solver.equilibria.simple_strategy import simple_strategies
 from solver.errors import SolverError
 from solver.game.deal import deal
-from solver.game.rules import Rules
+from solver.game.rules import DiscardMode, Rules
 
 __all__ = ["FIELDS", "KS", "MODES", "PAYOFFS", "deal_rows", "read_rows", "run", "summarize"]
 
@@ -80,7 +80,7 @@ def deal_rows(
     if mode not in MODES:
         raise SolverError(f"mode must be mirror or independent, got {mode!r}", argument="mode")
     base = Rules() if rules is None else rules
-    rules = replace(base, discard_mode=mode)
+    rules = replace(base, discard_mode=DiscardMode(mode))
     first, second = deal(seed=seed, rules=rules).holdings
     started = time.process_time()
     equilibrium = solve(first, second, rules, payoff, ranges=False)
