@@ -39,7 +39,7 @@ from solver.book.source import EquilibriumSource
 from solver.equilibria.certificate import certificate
 from solver.equilibria.equilibrium import EquilibriumResult, IterationRecord
 from solver.equilibria.nfg import nfg_text
-from solver.equilibria.simple_strategy import simple_strategy
+from solver.equilibria.simple_strategy import SimpleStrategy, simple_strategy
 from solver.models.mixture import write_mixture
 from solver.play.players import equilibrium_mixture, equilibrium_response
 from solver.util.files import atomic_write_text, check_output_path
@@ -134,12 +134,7 @@ def equilibrium(
     if request.nfg is not None:
         atomic_write_text(request.nfg, nfg_text(result))
     context = suggest_context(holdings, rules, "equilibrium")
-    simple = None
-    if request.max_support is not None:
-        simple = simple_strategy(
-            holdings.mine, holdings.theirs, rules, request.payoff, request.max_support,
-            equilibrium=result,
-        )  # fmt: skip
+    simple = _simple(request, result)
 
     def report(lang: Lang | str) -> Output:
         output = source_report(
@@ -151,12 +146,26 @@ def equilibrium(
         )
         if request.with_certificate:
             output.payload["certificate"] = document
-        if simple is not None:
-            output = replace(
-                output,
-                text="\n".join([output.text, *simple_lines(simple, lang, request.show)]),
-                payload={**output.payload, "simple_strategy": simple_payload(simple)},
-            )
-        return output
+        return output if simple is None else _with_simple(output, simple, lang, request.show)
 
     return answer_of(report, book_notices(source), kind="equilibrium")
+
+
+def _simple(request: EquilibriumRequest, result: EquilibriumResult) -> SimpleStrategy | None:
+    """The simple strategy the request asks for (``max_support``), from its equilibrium."""
+    if request.max_support is None:
+        return None
+    holdings = request.holdings
+    return simple_strategy(
+        holdings.mine, holdings.theirs, request.rules, request.payoff, request.max_support,
+        equilibrium=result,
+    )  # fmt: skip
+
+
+def _with_simple(output: Output, simple: SimpleStrategy, lang: Lang | str, show: int) -> Output:
+    """The report with the simple strategy's lines and its ``simple_strategy`` object."""
+    return replace(
+        output,
+        text="\n".join([output.text, *simple_lines(simple, lang, show)]),
+        payload={**output.payload, "simple_strategy": simple_payload(simple)},
+    )

@@ -85,6 +85,11 @@ def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"how many of the most likely arrangements to list (default 10, at most {MAX_SHOW})",
     )
+    _simple_arguments(parser)
+    add_book_arguments(parser)
+
+
+def _simple_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-support",
         type=bounded_int(1, MAX_K),
@@ -93,7 +98,6 @@ def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"also the best strategy found that mixes at most K arrangements (1 to {MAX_K}) "
         "and its certified exploitability: what a best-responding opponent takes from it",
     )
-    add_book_arguments(parser)
 
 
 def _progress(record: IterationRecord) -> None:

@@ -79,10 +79,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.equilibria.equilibrium import EquilibriumResult, solve
-from solver.equilibria.exploitability import values_against
-from solver.equilibria.frontier_game import FrontierGame
-from solver.equilibria.matrix_game import solve_matrix_game
 from solver.equilibria.payoff import Payoff, parse_payoff
+from solver.equilibria.simple_search import TOLERANCE, USED, Certified, Search
 from solver.errors import SolverError
 from solver.game.rules import Rules, rules_or_default
 from solver.models.mixture import Mixture
@@ -94,23 +92,6 @@ MAX_K = 50
 """The largest ``k`` asked for (a strategy of more arrangements is not simple)."""
 POOL = 40
 """The equilibrium's most likely distinct strategies that start the pool."""
-
-# A certification stops when the opponent's best response concedes the restricted
-# value within this; exploitabilities below it are 0 (no float dust).
-_TOLERANCE = 1e-9
-# Columns added per certification round (the opponent's best responses, best first).
-_COLUMNS_PER_ROUND = 5
-# Candidates certified per greedy step, the best by their optimistic score.
-_CERTIFIED_PER_STEP = 3
-# The player's best responses to the opponent's threat added to the pool per step.
-_RESPONSES_PER_STEP = 3
-# Candidates scored per greedy step or swapped position: those that earn most
-# against the opponent's current threat (:meth:`_Search._priced`).
-_PRICED = 12
-# Swap-search passes over the set's arrangements (each pass tries every candidate).
-_SWAP_PASSES = 2
-# A probability below this is rounding: the arrangement is left out.
-_USED = 1e-12
 
 
 @dataclass(frozen=True)
@@ -271,14 +252,14 @@ def simple_strategies(
         )
     if seat == 2:
         holdings, equilibrium = holdings[::-1], equilibrium.transposed()
-    search = _Search(holdings, rules, payoff, equilibrium)
+    search = Search(holdings, rules, payoff, equilibrium, POOL)
     started = time.perf_counter()
     found = search.run(max(ks))
     seconds = time.perf_counter() - started
     results = []
     for k in ks:
         best = max((found[j] for j in range(1, k + 1)), key=lambda c: c.guarantee)
-        results.append(search.result(best, k, seat, seconds))
+        results.append(_result(search, best, k, seat, seconds))
     return tuple(results)
 
 
@@ -300,229 +281,33 @@ def _checked_ks(ks: Sequence[int]) -> tuple[int, ...]:
     return tuple(checked)
 
 
-def _solved(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """The matrix game's row strategy, column strategy and value.
-
-    A few rows against many columns: the program is built from the columns' side
-    (the game ``-matrix^T``; one constraint per row instead of per column), whose
-    building, a Python loop over the constraints, cost more than GLOP's solve.
-    """
-    if matrix.shape[1] <= matrix.shape[0]:
-        solution = solve_matrix_game(matrix)
-        return solution.row, solution.column, solution.value
-    transposed = solve_matrix_game(-matrix.T)
-    return transposed.column, transposed.row, -transposed.value
-
-
-@dataclass(frozen=True)
-class _Certified:
-    """A set's certified strategy: frontier ids, weights, guarantee, the opponent's threat."""
-
-    rows: tuple[int, ...]
-    weights: np.ndarray
-    guarantee: float
-    threat: np.ndarray  # the last program's dual: the opponent's mix over the columns
-
-
-class _Search:
-    """The search of one seat: frontiers, pool, the opponent's columns found so far."""
-
-    def __init__(
-        self,
-        holdings: tuple[tuple[int, ...], tuple[int, ...]],
-        rules: Rules,
-        payoff: Payoff,
-        equilibrium: EquilibriumResult,
-    ) -> None:
-        self.rules, self.payoff, self.equilibrium = rules, payoff, equilibrium
-        self.game = FrontierGame(*holdings, rules, payoff)
-        self.mine = self.game.rows.strengths.astype(np.int32)
-        self.theirs = self.game.columns.strengths.astype(np.int32)
-        self.weights = np.asarray(rules.position_points, dtype=np.int64)
-        self.total = 0.0 if payoff is Payoff.MARGIN else 1.0  # the payoffs' sum
-        rows = self.game.rows.strategy(equilibrium.row, rules)
-        columns = self.game.columns.strategy(equilibrium.column, rules)
-        if rows is None or columns is None:
-            raise SolverError(
-                "equilibrium: an arrangement is not on the holding's frontier",
-                argument="equilibrium",
-            )
-        order = np.argsort(-rows[1], kind="stable")
-        self.support = len(rows[0])
-        self.pool: list[int] = [rows[0][i] for i in order[:POOL].tolist()]
-        self.tried = set(self.pool)
-        self.columns: list[int] = list(dict.fromkeys(columns[0]))
-        self.known = set(self.columns)
-        self.table = self._payoffs(self.pool, self.columns)  # pool x columns
-        self.row_of = {s: i for i, s in enumerate(self.pool)}
-
-    # The payoffs.
-    def _payoffs(self, rows: Sequence[int], columns: Sequence[int]) -> np.ndarray:
-        """``u(a, b)`` for the frontier strategies ``rows`` x ``columns``, in payoff units."""
-        mine = self.mine[list(rows)][:, None, :]
-        theirs = self.theirs[list(columns)][None, :, :]
-        margins = np.sign(mine - theirs) @ self.weights
-        if self.payoff is Payoff.MARGIN:
-            return margins.astype(np.float64)
-        return (1.0 + np.sign(margins)) / 2.0
-
-    def _add_rows(self, rows: Sequence[int]) -> None:
-        rows = [r for r in rows if r not in self.tried]
-        if rows:
-            self.tried.update(rows)
-            self.row_of.update({s: len(self.pool) + i for i, s in enumerate(rows)})
-            self.pool.extend(rows)
-            self.table = np.vstack([self.table, self._payoffs(rows, self.columns)])
-
-    def _add_columns(self, columns: Sequence[int]) -> None:
-        self.known.update(columns)
-        self.columns.extend(columns)
-        self.table = np.hstack([self.table, self._payoffs(self.pool, columns)])
-
-    # Scores and certificates.
-    def _score(self, rows: Sequence[int]) -> float:
-        """The restricted program's value of ``rows`` over the columns so far (optimistic)."""
-        matrix = self.table[[self.row_of[r] for r in rows]]
-        if len(rows) == 1:
-            return float(matrix.min())
-        return _solved(matrix)[2]
-
-    def certify(self, rows: Sequence[int]) -> _Certified:
-        """The best weights of ``rows`` against every opponent arrangement, certified."""
-        rows = tuple(rows)
-        while True:
-            matrix = self.table[[self.row_of[r] for r in rows]]
-            row, threat, value = _solved(matrix)
-            weights = np.where(row > _USED, row, 0.0)
-            weights /= weights.sum()
-            # The opponent's exact payoff of each of its frontier strategies against the mix.
-            theirs = values_against(
-                self.theirs, self.rules, self.payoff, (self.mine[list(rows)], weights)
-            )
-            guarantee = self.total - float(theirs.max())
-            if guarantee >= value - _TOLERANCE:
-                return _Certified(rows, weights, guarantee, threat)
-            best = np.argsort(-theirs, kind="stable")
-            new = [int(b) for b in best[: len(self.known) + _COLUMNS_PER_ROUND]]
-            new = [b for b in new if b not in self.known][:_COLUMNS_PER_ROUND]
-            if not new:  # rounding: nothing left to add
-                return _Certified(rows, weights, guarantee, threat)
-            self._add_columns(new)
-
-    def _responses(self, threat: np.ndarray) -> None:
-        """Add to the pool the player's best responses to the opponent's ``threat``."""
-        used = np.flatnonzero(threat > _USED)
-        against = (self.theirs[[self.columns[j] for j in used.tolist()]], threat[used])
-        values = values_against(self.mine, self.rules, self.payoff, against)
-        best = np.argsort(-values, kind="stable")[: len(self.tried) + _RESPONSES_PER_STEP]
-        self._add_rows([int(a) for a in best if int(a) not in self.tried][:_RESPONSES_PER_STEP])
-
-    def _priced(self, candidates: list[int], threat: np.ndarray) -> list[int]:
-        """The :data:`_PRICED` candidates that earn most against the opponent's ``threat``.
-
-        The pricing step of column generation: a candidate that does badly against
-        the mix the current set is held to cannot raise its guarantee much; scoring
-        only the best priced cut the linear programs of a search by about five.
-        """
-        if len(candidates) <= _PRICED:
-            return candidates
-        rows = self.table[[self.row_of[r] for r in candidates], : threat.shape[0]]
-        best = np.argsort(-(rows @ threat), kind="stable")[:_PRICED]
-        return [candidates[i] for i in sorted(best.tolist())]
-
-    def _best_of(self, sets: list[tuple[int, ...]], current: _Certified | None) -> _Certified:
-        """Of ``sets``, certify the best few by score; the best certified (or ``current``)."""
-        scores = np.array([self._score(s) for s in sets])
-        floor = -np.inf if current is None else current.guarantee + _TOLERANCE
-        best = current
-        for i in np.argsort(-scores, kind="stable")[:_CERTIFIED_PER_STEP].tolist():
-            if scores[i] <= floor:
-                break  # optimistic scores: no set below can beat the floor
-            found = self.certify(sets[i])
-            if best is None or found.guarantee > best.guarantee + _TOLERANCE:
-                best = found
-                floor = found.guarantee + _TOLERANCE
-        assert best is not None
-        return best
-
-    def run(self, largest: int) -> dict[int, _Certified]:
-        """The best certified strategy found of each size 1..``largest``."""
-        value = self.equilibrium.value
-        found: dict[int, _Certified] = {}
-        current: _Certified | None = None
-        for k in range(1, largest + 1):
-            if current is not None and current.guarantee >= value - _TOLERANCE:
-                found[k] = current  # concedes nothing: more arrangements cannot help
-                continue
-            if current is not None:
-                self._responses(current.threat)
-            base = () if current is None else current.rows
-            candidates = [r for r in self.pool if r not in base]
-            if current is not None:
-                candidates = self._priced(candidates, current.threat)
-            sets = [(*base, r) for r in candidates]
-            if not sets:  # the pool is exhausted
-                found[k] = current if current is not None else self.certify(base)
-                continue
-            grown = self._best_of(sets, None)
-            current = self._swaps(grown) if k > 1 else grown
-            # The equilibrium's k most likely strategies (all of them once k reaches its
-            # support: then nothing is conceded) may beat what the search found.
-            likely = self.certify(self.pool[: min(k, self.support)])
-            if likely.guarantee > current.guarantee + _TOLERANCE:
-                current = likely
-            found[k] = current
-        return found
-
-    def _swaps(self, current: _Certified) -> _Certified:
-        """Replace one arrangement at a time while that certifies a better guarantee."""
-        for _ in range(_SWAP_PASSES):
-            improved = False
-            for position in np.argsort(current.weights, kind="stable").tolist():
-                if current.guarantee >= self.equilibrium.value - _TOLERANCE:
-                    return current
-                if position >= len(current.rows):
-                    continue
-                rest = current.rows[:position] + current.rows[position + 1 :]
-                candidates = [r for r in self.pool if r not in current.rows]
-                sets = [(*rest, r) for r in self._priced(candidates, current.threat)]
-                if not sets:
-                    return current
-                better = self._best_of(sets, current)
-                if better is not current:
-                    current, improved = better, True
-                    break  # the positions changed: start the pass again
-            if not improved:
-                return current
-        return current
-
-    def result(self, best: _Certified, k: int, seat: int, seconds: float) -> SimpleStrategy:
-        """``best`` as a :class:`SimpleStrategy` for the seat."""
-        used = np.flatnonzero(best.weights > _USED)
-        rows = [best.rows[i] for i in used.tolist()]
-        weights = best.weights[used] / best.weights[used].sum()
-        mixture, ids, _ = self.game.rows.realize(rows, weights)
-        # One arrangement per strategy: a deal with suit automorphisms realizes a strategy
-        # as several images of the same strengths, which pay the same.
-        first = sorted({s: i for i, s in reversed(list(enumerate(ids)))}.values())
-        strategy = Mixture(
-            tuple(mixture.arrangements[i] for i in first),
-            tuple(float(w) for w in weights.tolist()),
-        )
-        equilibrium = self.equilibrium
-        exploitability = equilibrium.value - best.guarantee
-        proven = exploitability <= _TOLERANCE
-        return SimpleStrategy(
-            payoff=self.payoff,
-            rules=self.rules,
-            k=k,
-            seat=seat,
-            strategy=strategy,
-            guarantee=best.guarantee,
-            value=equilibrium.value,
-            value_gap=equilibrium.gap,
-            exploitability=0.0 if proven else exploitability,
-            proven=proven,
-            pool=len(self.pool),
-            seconds=seconds,
-        )
+def _result(search: Search, best: Certified, k: int, seat: int, seconds: float) -> SimpleStrategy:
+    """``best`` as a :class:`SimpleStrategy` for the seat."""
+    used = np.flatnonzero(best.weights > USED)
+    rows = [best.rows[i] for i in used.tolist()]
+    weights = best.weights[used] / best.weights[used].sum()
+    mixture, ids, _ = search.game.rows.realize(rows, weights)
+    # One arrangement per strategy: a deal with suit automorphisms realizes a strategy
+    # as several images of the same strengths, which pay the same.
+    first = sorted({s: i for i, s in reversed(list(enumerate(ids)))}.values())
+    strategy = Mixture(
+        tuple(mixture.arrangements[i] for i in first),
+        tuple(float(w) for w in weights.tolist()),
+    )
+    equilibrium = search.equilibrium
+    exploitability = equilibrium.value - best.guarantee
+    proven = exploitability <= TOLERANCE
+    return SimpleStrategy(
+        payoff=search.payoff,
+        rules=search.rules,
+        k=k,
+        seat=seat,
+        strategy=strategy,
+        guarantee=best.guarantee,
+        value=equilibrium.value,
+        value_gap=equilibrium.gap,
+        exploitability=0.0 if proven else exploitability,
+        proven=proven,
+        pool=len(search.pool),
+        seconds=seconds,
+    )
