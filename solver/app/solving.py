@@ -146,7 +146,7 @@ def equilibrium(
         )
         if request.with_certificate:
             output.payload["certificate"] = document
-        return output if simple is None else _with_simple(output, simple, lang, request.show)
+        return output if simple is None else _with_simple(output, simple, lang)
 
     return answer_of(report, book_notices(source), kind="equilibrium")
 
@@ -162,10 +162,12 @@ def _simple(request: EquilibriumRequest, result: EquilibriumResult) -> SimpleStr
     )  # fmt: skip
 
 
-def _with_simple(output: Output, simple: SimpleStrategy, lang: Lang | str, show: int) -> Output:
-    """The report with the simple strategy's lines and its ``simple_strategy`` object."""
+def _with_simple(output: Output, simple: SimpleStrategy, lang: Lang | str) -> Output:
+    """The report with the simple strategy's lines (all its few arrangements) and its
+    ``simple_strategy`` object."""
+    lines = simple_lines(simple, lang, len(simple.strategy.arrangements))
     return replace(
         output,
-        text="\n".join([output.text, *simple_lines(simple, lang, show)]),
+        text="\n".join([output.text, *lines]),
         payload={**output.payload, "simple_strategy": simple_payload(simple)},
     )
