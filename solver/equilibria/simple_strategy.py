@@ -85,6 +85,7 @@ from solver.errors import SolverError
 from solver.game.rules import Rules, rules_or_default
 from solver.models.mixture import Mixture
 from solver.models.packets import check_holding
+from solver.util.checks import check_instance
 
 __all__ = ["MAX_K", "POOL", "SimpleStrategy", "simple_strategies", "simple_strategy"]
 
@@ -238,8 +239,10 @@ def simple_strategies(
     rules = rules_or_default(rules)
     payoff = parse_payoff(payoff)
     ks = _checked_ks(ks)
-    if isinstance(seat, bool) or seat not in (1, 2):
+    if not isinstance(seat, (int, np.integer)) or isinstance(seat, bool) or seat not in (1, 2):
         raise SolverError(f"seat must be 1 or 2, got {seat!r}", argument="seat")
+    if equilibrium is not None:
+        check_instance(equilibrium, EquilibriumResult, "equilibrium")
     holdings = (
         check_holding(first, rules, who="player 1's holding"),
         check_holding(second, rules, who="player 2's holding"),
