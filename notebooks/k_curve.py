@@ -1,6 +1,7 @@
 """The k-curve of docs/findings.md ("Simple strategies: k arrangements"): compute, then draw.
 
     python notebooks/k_curve.py run --deals 200     # resumable: appends to docs/data/k_curve.csv
+    python notebooks/k_curve.py run --deals 200 --reverse   # optional: a second process, seeds down
     python notebooks/k_curve.py plot                # docs/figures/k_curve.png and the table
 
 The logic is in solver.analysis.k_curve (rows, resuming, summary); this script
@@ -75,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=["run", "plot"])
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument(
+        "--reverse", action="store_true", help="from the last seed down (a second process)"
+    )
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--figure", type=Path, default=FIGURE)
     args = parser.parse_args(argv)
@@ -85,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r['mode']} {r['payoff']} seed {r['seed']}: "
                   f"{[round(x['exploitability'], 4) for x in rows]}", flush=True)  # fmt: skip
 
-        added = run(args.data, deals=args.deals, on_deal=progress)
+        added = run(args.data, deals=args.deals, on_deal=progress, reverse=args.reverse)
         print(f"{added} deals added to {args.data}")
     else:
         _plot(args.data, args.figure)

@@ -26,6 +26,7 @@ solver.errors.SolverError: mode must be mirror or independent, got 'shuffled'
 from __future__ import annotations
 
 import csv
+import io
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -135,12 +136,16 @@ def run(
     payoffs: Iterable[str] = PAYOFFS,
     ks: Sequence[int] = KS,
     on_deal: Any = None,
+    reverse: bool = False,
 ) -> int:
     """Append the rows of seeds ``0 .. deals - 1`` not in ``path`` yet; how many deals were added.
 
     Deals go seed by seed, every mode and payoff of a seed in turn, so a run
     stopped early covers the four curves about equally.  ``on_deal(rows)``
-    sees each deal's rows once written (progress).
+    sees each deal's rows once written (progress).  ``reverse``: from the last
+    seed down, so that a second process can share the work: each deal is
+    looked up in the file just before it starts (a deal the other process
+    wrote is skipped; the appends are one write each).
     """
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise SolverError(f"deals must be a positive integer, got {deals!r}", argument="deals")
@@ -149,18 +154,23 @@ def run(
     path.parent.mkdir(parents=True, exist_ok=True)
     added = 0
     modes, payoffs = tuple(modes), tuple(payoffs)
-    for seed in range(deals):
+    for seed in reversed(range(deals)) if reverse else range(deals):
         for mode in modes:
             for payoff in payoffs:
                 if (mode, payoff, seed) in done:
                     continue
+                done = {(r["mode"], r["payoff"], r["seed"]) for r in read_rows(path)}
+                if (mode, payoff, seed) in done:  # written by another process meanwhile
+                    continue
                 rows = deal_rows(seed, mode, payoff, ks)
                 new = not path.exists() or path.stat().st_size == 0
-                with path.open("a", newline="") as f:  # a deal at a time: resumable
-                    writer = csv.DictWriter(f, fieldnames=FIELDS)
-                    if new:
-                        writer.writeheader()
-                    writer.writerows(rows)
+                text = io.StringIO()
+                writer = csv.DictWriter(text, fieldnames=FIELDS)
+                if new:
+                    writer.writeheader()
+                writer.writerows(rows)
+                with path.open("a", newline="") as f:  # a deal at a time, one write: resumable
+                    f.write(text.getvalue())
                 added += 1
                 if on_deal is not None:
                     on_deal(rows)
