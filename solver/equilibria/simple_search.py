@@ -111,8 +111,9 @@ class Search:
                 argument="equilibrium",
             )
         order = np.argsort(-rows[1], kind="stable")
-        self.support = len(rows[0])
-        self.pool: list[int] = [rows[0][i] for i in order[:pool].tolist()]
+        # The equilibrium's strategies, most likely first (its k most likely are a candidate set).
+        self.support: list[int] = [rows[0][i] for i in order.tolist()]
+        self.pool: list[int] = self.support[:pool]
         self.tried = set(self.pool)
         self.columns: list[int] = list(dict.fromkeys(columns[0]))
         self.known = set(self.columns)
@@ -231,7 +232,8 @@ class Search:
             current = self._swaps(grown) if k > 1 else grown
             # The equilibrium's k most likely strategies (all of them once k reaches its
             # support: then nothing is conceded) may beat what the search found.
-            likely = self.certify(self.pool[: min(k, self.support)])
+            self._add_rows(self.support[:k])  # beyond the pool's start when k is large
+            likely = self.certify(self.support[:k])
             if likely.guarantee > current.guarantee + TOLERANCE:
                 current = likely
             found[k] = current

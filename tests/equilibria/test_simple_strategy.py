@@ -73,12 +73,20 @@ def test_certified_monotone_and_never_below_the_equilibrium(rules: Rules, payoff
                 assert "not proven the best" in r.note
 
 
-def test_as_many_arrangements_as_the_support_concede_nothing() -> None:
-    first, second = deal(0, INDEPENDENT).holdings
-    equilibrium = solve(first, second, INDEPENDENT, "margin")
+@pytest.mark.parametrize(
+    ("rules", "payoff", "seed"),
+    [(INDEPENDENT, "margin", 0), pytest.param(MIRROR, "win", 0, marks=pytest.mark.slow)],
+)
+def test_as_many_arrangements_as_the_support_concede_nothing(
+    rules: Rules, payoff: str, seed: int
+) -> None:
+    # The mirror win deal's support (43) is larger than the pool the search starts from.
+    first, second = deal(seed, rules).holdings
+    equilibrium = solve(first, second, rules, payoff)
     support = len(equilibrium.row.arrangements)
-    result = simple_strategy(first, second, INDEPENDENT, "margin", support, equilibrium=equilibrium)
+    result = simple_strategy(first, second, rules, payoff, support, equilibrium=equilibrium)
     assert result.proven and result.exploitability == 0.0
+    assert len(result.strategy.arrangements) <= support
 
 
 def test_a_single_arrangement_of_a_mirror_deal_is_beaten_by_the_same_cards() -> None:
