@@ -51,15 +51,16 @@ def _plot(path: Path, figure: Path) -> None:
         (axes[0], "margin", "points", 1.0),
         (axes[1], "win", "% of a game", 100.0),
     ):
-        for mode, style in (("mirror", "o-"), ("independent", "s--")):
+        for mode, style, colour in (("mirror", "o-", "C0"), ("independent", "s--", "C2")):
             rows = [s for s in summary if s["payoff"] == payoff and s["mode"] == mode]
             if not rows:
                 continue
             ks = [s["k"] for s in rows]
             deals = rows[0]["deals"]
-            ax.plot(ks, [scale * s["median"] for s in rows], style, label=f"{mode}: median")
-            ax.plot(ks, [scale * s["p90"] for s in rows], style, alpha=0.4,
-                    label=f"{mode}: 90th percentile ({deals} deals)")  # fmt: skip
+            ax.plot(ks, [scale * s["median"] for s in rows], style, color=colour,
+                    label=f"{mode}: median ({deals} deals)")  # fmt: skip
+            ax.plot(ks, [scale * s["p90"] for s in rows], style, color=colour, alpha=0.35,
+                    label=f"{mode}: 90th percentile")  # fmt: skip
         ax.set_xticks(list(KS))
         ax.set_xlabel("k: arrangements mixed")
         ax.set_ylabel(f"certified exploitability ({unit})")
