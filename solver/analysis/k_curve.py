@@ -112,12 +112,20 @@ def deal_rows(
 
 
 def read_rows(path: str | Path) -> list[dict[str, Any]]:
-    """The rows of a curve file (numbers as numbers); none when it does not exist yet."""
+    """The rows of a curve file (numbers as numbers); none when it does not exist yet.
+
+    A deal two processes both solved (``run(reverse=True)`` beside a forward run:
+    they may meet on one) counts once, its first rows (the search is deterministic).
+    """
     path = Path(path)
     if not path.exists():
         return []
     with path.open(newline="") as f:
-        rows = list(csv.DictReader(f))
+        every = list(csv.DictReader(f))
+    first = {}
+    for row in every:
+        first.setdefault((row["mode"], row["payoff"], row["seed"], row["k"]), row)
+    rows = list(first.values())
     for row in rows:
         for key in ("seed", "k", "arrangements", "support", "pool"):
             row[key] = int(row[key])
