@@ -122,7 +122,7 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
         return []
     with path.open(newline="") as f:
         every = list(csv.DictReader(f))
-    first = {}
+    first: dict[tuple[str, ...], dict[str, Any]] = {}
     for row in every:
         first.setdefault((row["mode"], row["payoff"], row["seed"], row["k"]), row)
     rows = list(first.values())
