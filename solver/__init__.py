@@ -51,6 +51,9 @@ frontier_best_response, Frontier, cached_frontier
     Exact best responses over the strategy frontier (:mod:`solver.response`).
 solve_equilibrium, EquilibriumResult, Payoff, IterationRecord
     Certified equilibria by double oracle (:func:`solver.equilibria.equilibrium.solve`).
+simple_strategy, simple_strategies, SimpleStrategy
+    The best strategy found mixing at most k arrangements, with its certified
+    exploitability (:mod:`solver.equilibria.simple_strategy`).
 Book, BookError, default_book_path, solve_with_book, BookAnswer, build_book, book_stats
     The solution book (:mod:`solver.book`; ``build_book`` is
     :func:`solver.book.build.build`).
@@ -127,6 +130,11 @@ if TYPE_CHECKING:  # the lazy names, for type checkers (tests/test_public_api.py
     from solver.equilibria.equilibrium import EquilibriumResult
     from solver.equilibria.equilibrium import solve as solve_equilibrium
     from solver.equilibria.payoff import Payoff
+    from solver.equilibria.simple_strategy import (
+        SimpleStrategy,
+        simple_strategies,
+        simple_strategy,
+    )
     from solver.errors import BookError
     from solver.game.arrangement import (
         Arrangement,
@@ -217,6 +225,9 @@ _LAZY: dict[str, str] = {
     "EquilibriumResult": "solver.equilibria.equilibrium",
     "IterationRecord": "solver.equilibria.double_oracle",
     "Payoff": "solver.equilibria.payoff",
+    "SimpleStrategy": "solver.equilibria.simple_strategy",
+    "simple_strategy": "solver.equilibria.simple_strategy",
+    "simple_strategies": "solver.equilibria.simple_strategy",
     # the book
     "Book": "solver.book.store",
     "default_book_path": "solver.book.location",
@@ -315,6 +326,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Score",
+    "SimpleStrategy",
     "SolveStatus",
     "SolverError",
     "TournamentConfig",
@@ -353,6 +365,8 @@ __all__ = [
     "run_tournament",
     "score",
     "search_house_rules",
+    "simple_strategies",
+    "simple_strategy",
     "solve_equilibrium",
     "solve_with_book",
     "strength",

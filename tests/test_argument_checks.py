@@ -115,6 +115,7 @@ RECORDS = {
     "Opponent",
     "PositionStats",
     "Score",
+    "SimpleStrategy",
     "TournamentResult",
 }
 # Their first argument is a path: any text is one.

@@ -462,6 +462,32 @@ CASES.update(
                 "start": wrong_instance(True),
             },
         ),
+        "simple_strategy": Case(
+            solver.simple_strategy,
+            {"first": MINE, "second": THEIRS, "rules": TWO, "payoff": "margin", "k": 1},
+            {
+                "first": wrong_cards(),
+                "second": wrong_cards(),
+                "rules": wrong_instance(True),
+                "payoff": wrong_choice("margin", "win"),
+                "k": wrong_ints(1, solver.equilibria.simple_strategy.MAX_K, none=True),
+                "seat": wrong_ints(1, 2),
+                "equilibrium": wrong_instance(True),
+            },
+        ),
+        "simple_strategies": Case(
+            solver.simple_strategies,
+            {"first": MINE, "second": THEIRS, "rules": TWO, "payoff": "margin", "ks": (1,)},
+            {
+                "first": wrong_cards(),
+                "second": wrong_cards(),
+                "rules": wrong_instance(True),
+                "payoff": wrong_choice("margin", "win"),
+                "ks": st.sampled_from([(), [0], (1, 51), "12", 3, None, (1.0,), (True,), [None]]),
+                "seat": wrong_ints(1, 2),
+                "equilibrium": wrong_instance(True),
+            },
+        ),
         "DEFAULT_SOURCE": Case(
             solver.DEFAULT_SOURCE,
             {"mine": MINE, "theirs": THEIRS, "rules": TWO, "payoff": "margin"},
@@ -672,8 +698,15 @@ NAMES = {
         (name, "holding"): "your holding"
         for name in ("best_response", "top_responses", "frontier_best_response")
     },
-    **{(name, "first"): "player 1's holding" for name in ("solve_equilibrium", "solve_with_book")},
-    **{(name, "second"): "player 2's holding" for name in ("solve_equilibrium", "solve_with_book")},
+    **{
+        (name, "first"): "player 1's holding"
+        for name in ("solve_equilibrium", "solve_with_book", "simple_strategy", "simple_strategies")
+    },
+    **{
+        (name, "second"): "player 2's holding"
+        for name in ("solve_equilibrium", "solve_with_book", "simple_strategy", "simple_strategies")
+    },
+    ("simple_strategies", "ks"): ("ks", "k"),
     ("DEFAULT_SOURCE", "mine"): "your holding",
     ("DEFAULT_SOURCE", "theirs"): "opponent's holding",
     ("Opponent.random", "holding"): "opponent's holding",

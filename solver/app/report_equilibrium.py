@@ -18,7 +18,7 @@ from solver.game.suits import automorphisms
 from solver.models.mixture import Mixture
 from solver.util.language import Lang, Phrase
 
-__all__ = ["equilibrium_payload", "equilibrium_report"]
+__all__ = ["equilibrium_payload", "equilibrium_report", "mixture_lines"]
 
 _PAYOFF_TEXT = {
     Payoff.MARGIN: Phrase("points scored minus points conceded", "набранные минус отданные очки"),
@@ -29,7 +29,7 @@ _PAYOFF_TEXT = {
 }
 
 
-def _mixture_lines(mixture: Mixture, lang: Lang | str, limit: int, ranges: tuple = ()) -> list[str]:
+def mixture_lines(mixture: Mixture, lang: Lang | str, limit: int, ranges: tuple = ()) -> list[str]:
     order = sorted(range(len(mixture.arrangements)), key=lambda i: -mixture.probabilities[i])
 
     def spread(i: int) -> str:
@@ -166,8 +166,8 @@ def equilibrium_report(
     lines.extend(_certificate_lines(result, lang, symmetric, from_book))
     lines.extend(_choice_lines(result, context, lang))
     lines.append(say("your_strategy", lang).format(n=len(result.row.arrangements)))
-    lines.extend(_mixture_lines(result.row, lang, limit, result.row_ranges))
+    lines.extend(mixture_lines(result.row, lang, limit, result.row_ranges))
     if not symmetric:
         lines.append(say("opponent_strategy", lang).format(n=len(result.column.arrangements)))
-        lines.extend(_mixture_lines(result.column, lang, limit, result.column_ranges))
+        lines.extend(mixture_lines(result.column, lang, limit, result.column_ranges))
     return Output("\n".join(lines), equilibrium_payload(result, context))

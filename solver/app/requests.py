@@ -167,7 +167,9 @@ class EquilibriumRequest:
     to write the support game to in Gambit's ``.nfg`` format
     (:mod:`solver.equilibria.nfg`).  ``ranges``: also each listed arrangement's
     probability range over all optimal strategies (two linear programs each, most of an
-    independent deal's solve: only when asked).
+    independent deal's solve: only when asked).  ``max_support``: also the best strategy
+    found that mixes at most that many arrangements, with its certified exploitability
+    (:mod:`solver.equilibria.simple_strategy`).
     """
 
     holdings: Holdings
@@ -182,6 +184,7 @@ class EquilibriumRequest:
     with_certificate: bool = False
     nfg: str | None = None
     ranges: bool = False
+    max_support: int | None = None
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ solver.errors.SolverError: payoff 'points' is not margin or win
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from solver.app.answers import Answer, Notice, answer_of
 from solver.app.report import Output
 from solver.app.report_book import source_report
 from solver.app.report_equilibrium import equilibrium_report
+from solver.app.report_simple import simple_lines, simple_payload
 from solver.app.report_suggest import suggest_report
 from solver.app.requests import BookChoice, EquilibriumRequest, SuggestRequest
 from solver.app.suggesting import suggest_context
@@ -37,6 +39,7 @@ from solver.book.source import EquilibriumSource
 from solver.equilibria.certificate import certificate
 from solver.equilibria.equilibrium import EquilibriumResult, IterationRecord
 from solver.equilibria.nfg import nfg_text
+from solver.equilibria.simple_strategy import SimpleStrategy, simple_strategy
 from solver.models.mixture import write_mixture
 from solver.play.players import equilibrium_mixture, equilibrium_response
 from solver.util.files import atomic_write_text, check_output_path
@@ -103,7 +106,9 @@ def equilibrium(
     file, with ``request.certificate`` the certificate
     (:func:`solver.equilibria.certificate.certificate`), with ``request.nfg``
     the support game in Gambit's format (:func:`solver.equilibria.nfg.nfg_text`);
-    every path is checked before the solve.
+    every path is checked before the solve.  With ``request.max_support`` the report
+    adds the best strategy found of at most that many arrangements and its certified
+    exploitability (:func:`solver.equilibria.simple_strategy.simple_strategy`).
     """
     holdings, rules = request.holdings, request.rules
     for path in (request.out, request.certificate, request.nfg):
@@ -129,6 +134,7 @@ def equilibrium(
     if request.nfg is not None:
         atomic_write_text(request.nfg, nfg_text(result))
     context = suggest_context(holdings, rules, "equilibrium")
+    simple = _simple(request, result)
 
     def report(lang: Lang | str) -> Output:
         output = source_report(
@@ -140,6 +146,28 @@ def equilibrium(
         )
         if request.with_certificate:
             output.payload["certificate"] = document
-        return output
+        return output if simple is None else _with_simple(output, simple, lang)
 
     return answer_of(report, book_notices(source), kind="equilibrium")
+
+
+def _simple(request: EquilibriumRequest, result: EquilibriumResult) -> SimpleStrategy | None:
+    """The simple strategy the request asks for (``max_support``), from its equilibrium."""
+    if request.max_support is None:
+        return None
+    holdings = request.holdings
+    return simple_strategy(
+        holdings.mine, holdings.theirs, request.rules, request.payoff, request.max_support,
+        equilibrium=result,
+    )  # fmt: skip
+
+
+def _with_simple(output: Output, simple: SimpleStrategy, lang: Lang | str) -> Output:
+    """The report with the simple strategy's lines (all its few arrangements) and its
+    ``simple_strategy`` object."""
+    lines = simple_lines(simple, lang, len(simple.strategy.arrangements))
+    return replace(
+        output,
+        text="\n".join([output.text, *lines]),
+        payload={**output.payload, "simple_strategy": simple_payload(simple)},
+    )

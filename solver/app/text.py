@@ -158,6 +158,31 @@ _WORDS: dict[str, Phrase] = {
         "  (optimal: {low}-{high}%)", "  (в оптимальных стратегиях: {low}-{high}%)"
     ),
     "more": Phrase("({n} more)", "(ещё раскладок: {n})"),
+    # quintet equilibrium --max-support K: the simple strategy
+    "simple_heading": Phrase(
+        "simple strategy (k = {k}): mixes {n} of at most {k} arrangements:",
+        "простая стратегия (k = {k}): смешивает {n} из не более чем {k} раскладок:",
+    ),
+    "simple_loss": Phrase(
+        "certified exploitability: {loss} {unit} ({percent}% of {whole}); "
+        "it earns at least {guarantee} against any reply (game value {value})",
+        "гарантированная уязвимость: {loss} {unit} ({percent}% {whole}); "
+        "против любого ответа она получает не меньше {guarantee} (цена игры {value})",
+    ),
+    "simple_proven": Phrase(
+        "proven the best: it concedes nothing (within the certified gap)",
+        "доказано лучшая: ничего не уступает (в пределах гарантированного зазора)",
+    ),
+    "simple_found": Phrase(
+        "best found by greedy selection and swap search over {pool} candidate arrangements "
+        "(the equilibrium's and best responses), weights by linear program against every "
+        "opponent arrangement; the exploitability is certified, but this is not proven the "
+        "best {k}-arrangement strategy",
+        "лучшая найденная жадным отбором и поиском замен среди {pool} раскладок-кандидатов "
+        "(из равновесия и лучших ответов), веса найдены линейной программой против всех "
+        "раскладок противника; уязвимость гарантирована, но не доказано, что это лучшая "
+        "стратегия из {k} раскладок",
+    ),
 }
 
 

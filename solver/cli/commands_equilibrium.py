@@ -23,6 +23,7 @@ from solver.cli.commands import (
 )
 from solver.cli.render import shown
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, IterationRecord, Payoff
+from solver.equilibria.simple_strategy import MAX_K
 
 __all__ = ["COMMANDS"]
 
@@ -84,7 +85,19 @@ def _equilibrium_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"how many of the most likely arrangements to list (default 10, at most {MAX_SHOW})",
     )
+    _simple_arguments(parser)
     add_book_arguments(parser)
+
+
+def _simple_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-support",
+        type=bounded_int(1, MAX_K),
+        default=None,
+        metavar="K",
+        help=f"also the best strategy found that mixes at most K arrangements (1 to {MAX_K}) "
+        "and its certified exploitability: what a best-responding opponent takes from it",
+    )
 
 
 def _progress(record: IterationRecord) -> None:
@@ -109,6 +122,7 @@ def _equilibrium(args: argparse.Namespace) -> Output:
         certificate=args.certificate,
         nfg=args.nfg,
         ranges=args.ranges,
+        max_support=args.max_support,
     )
     show_progress = sys.stderr.isatty() and not args.json
     shown_records: list[IterationRecord] = []  # progress lines printed (none for a book lookup)
@@ -138,6 +152,7 @@ COMMANDS: list[Command] = [
             "certificate": "--certificate",
             "nfg": "--nfg",
             "ranges": "--ranges",
+            "max_support": "--max-support",
         },
     ),
 ]

@@ -52,6 +52,7 @@ from solver.app.requests import (
     holdings,
 )
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff
+from solver.equilibria.simple_strategy import MAX_K
 from solver.game.arrangement import Arrangement, score
 from solver.game.cards import HAND_SIZE, parse_cards
 from solver.game.deal import deal
@@ -171,6 +172,11 @@ class EquilibriumIn(HoldingsIn):
         description="also each likely arrangement's probability range over all optimal "
         "strategies (two linear programs each: most of an independent deal's time)",
     )
+    max_support: Annotated[int, Field(ge=1, le=MAX_K), WHOLE] | None = Field(
+        None,
+        description="also the best strategy found that mixes at most this many arrangements, "
+        "with its certified exploitability, under 'simple_strategy'",
+    )
 
     def request(self) -> EquilibriumRequest:
         """The equilibrium request."""
@@ -182,6 +188,7 @@ class EquilibriumIn(HoldingsIn):
             time_limit=self.time_limit,
             with_certificate=self.certificate,
             ranges=self.ranges,
+            max_support=self.max_support,
         )
 
 

@@ -230,11 +230,27 @@ def test_equilibrium_is_the_cli_document(client, capsys):
     assert without_times(web) == without_times(document)
 
 
+def test_equilibrium_with_a_simple_strategy_is_the_cli_document(client, capsys):
+    body = {"seed": 1, "payoff": "win", "max_support": 3}
+    response = client.post("/api/equilibrium", json=body)
+    status, document, _ = cli(
+        capsys, "equilibrium", "--seed", "1", "--payoff", "win", "--max-support", "3", "--json"
+    )
+    assert status == 0 and response.status_code == 200, response.text
+    web = response.json()["simple_strategy"]
+    assert without_times(web) == without_times(document["simple_strategy"])
+    assert web["k"] == 3 and 1 <= len(web["strategy"]["strategies"]) <= 3
+    assert 0.0 <= web["exploitability"] <= 1.0
+    assert "simple_strategy" not in client.post("/api/equilibrium", json={"seed": 1}).json()
+
+
 @pytest.mark.parametrize(
     ("body", "detail"),
     [
         ({"seed": 1, "tolerance": -1}, "tolerance: Input should be greater than or equal to 0"),
         ({"seed": 1, "payoff": "glory"}, "payoff: Input should be 'margin' or 'win'"),
+        ({"seed": 1, "max_support": 0}, "max_support: Input should be greater than or equal to 1"),
+        ({"seed": 1, "max_support": 51}, "max_support: Input should be less than or equal to 50"),
     ],
 )
 def test_equilibrium_bad_input_is_422(client, body, detail):

@@ -115,7 +115,38 @@
       const rest = strategies.slice(SHOWN).reduce((a, s) => a + s.probability, 0);
       parts.push(Q.el("p", { id: "eq-more" }, t("more", { n: strategies.length - SHOWN, p: Q.percent(rest) })));
     }
+    if (doc.simple_strategy) parts.push(...simpleStrategy(doc.simple_strategy, win));
     if (lastEquilibrium === doc) box.replaceChildren(...parts);
+  }
+
+  // The simple strategy (max_support): its certified loss, what is proven, its arrangements.
+  function simpleStrategy(simple, win) {
+    const items = [...simple.strategy.strategies].sort((a, b) => b.probability - a.probability);
+    const loss = win ? Q.percent(simple.exploitability) : `${points(simple.exploitability)} ${t("points")}`;
+    const share = `${simple.exploitability_percent.toFixed(2)}%`;
+    const line = t("simple_line", { n: items.length, x: loss, p: share, whole: t(win ? "simple_whole_win" : "simple_whole_points") });
+    const proof = simple.proven ? t("simple_proven") : t("simple_found", { pool: simple.pool, k: simple.k });
+    const summary = Q.el("p", { id: "simple-summary", "data-exploitability": String(simple.exploitability), "data-proven": String(simple.proven) },
+      `${line} ${proof}`);
+    const table = Q.el("table", { id: "simple-table", class: "stack-table" });
+    const titles = ["probability", "arrangement", "action"].map((key) => t(key));
+    const head = table.createTHead().insertRow();
+    for (const title of titles) head.appendChild(Q.el("th", { scope: "col" }, title));
+    const body = table.createTBody();
+    items.forEach((item, k) => {
+      const row = body.insertRow();
+      row.className = "simple-row";
+      row.insertCell().textContent = Q.percent(item.probability);
+      const arrangement = row.insertCell();
+      arrangement.className = "wide";
+      arrangement.appendChild(Q.layout.arrangementRow(item.arrangement));
+      row.insertCell().appendChild(Q.button(null, "use_short", () => Q.layout.setArrangement(item.arrangement),
+        { class: "use-simple", "data-index": String(k), "aria-label": t("use_n", { n: k + 1 }) }));
+      labelCells(row, titles);
+    });
+    const box = scrollBox("simple");
+    box.appendChild(table);
+    return [Q.el("h3", { id: "simple-title" }, t("simple_title", { k: simple.k })), summary, box];
   }
 
   // Strength at each position of each arrangement: one line per row of the table (same colour).
@@ -147,6 +178,7 @@
 
   async function equilibrium() {
     const body = { ...Q.holdingsBody(), payoff: $("payoff").value };
+    if ($("max-support").value) body.max_support = Number($("max-support").value);
     const progress = (status) =>
       status.progress ? t("eq_progress", { i: status.progress.iteration, g: status.progress.gap.toPrecision(3), t: (status.elapsed || 0).toFixed(1) }) : Q.working(status);
     lastEquilibrium = null;
