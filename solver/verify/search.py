@@ -147,6 +147,8 @@ class _Profiles:
 
     def solve(self, dense: dict[Any, int]) -> tuple[np.ndarray, list[Packets]]:
         """The maximal profiles (rows, strongest first) and one packing realising each."""
+        if len(dense) >= 4096 or len(self.cards) > 5 * _RANKS:  # rows are packed in 60 bits
+            raise ValueError(f"{len(dense)} packet keys, {len(self.cards)} cards: too many")
         self.ordinal = np.array([dense[k] for k in self.raw], dtype=np.int32)
         self._memo.clear()
         by_suit: list[list[int | None]] = [[None] for _ in range(_SUITS)]
@@ -175,10 +177,12 @@ class _Profiles:
             fresh = np.flatnonzero(~_beaten(rows, kept))
             if not fresh.size:
                 continue
-            every = np.vstack([kept, rows[fresh]])
-            origins = sources + [(chosen, tuple(rest), int(r)) for r in fresh]
-            keep = np.sort(_maximal(every))
-            kept, sources = every[keep], [origins[i] for i in keep.tolist()]
+            # Rows no kept row is at least: their maximal ones join, and drop what they beat.
+            best = fresh[_maximal(rows[fresh])]
+            stays = np.flatnonzero(~_beaten(kept, rows[best]))
+            kept = np.vstack([kept[stays], rows[best]])
+            sources = [sources[i] for i in stays.tolist()]
+            sources += [(chosen, tuple(rest), int(r)) for r in best.tolist()]
         return kept, [self._realise(*source) for source in sources]
 
     def _level(self, counts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -192,19 +196,16 @@ class _Profiles:
             return result
         lowest = next(r for r in range(_RANKS) if counts[r])
         here = np.array(counts)
-        allowed = np.flatnonzero(
-            (self.table[:, lowest] > 0) & np.all(self.table <= here, axis=1)
-        ).tolist()
-        blocks, picks, children = [], [], []
-        for index in allowed:
-            sub, _, _ = self._level(tuple((here - self.table[index]).tolist()))
-            blocks.append(sub)
-            picks.append(np.full(sub.shape[0], index))
-            children.append(np.arange(sub.shape[0]))
-        pick = np.concatenate(picks)
+        allowed = np.flatnonzero((self.table[:, lowest] > 0) & np.all(self.table <= here, axis=1))
+        children = (here - self.table[allowed]).tolist()
+        blocks = [self._level(tuple(child))[0] for child in children]
+        sizes = np.array([block.shape[0] for block in blocks])
+        pick = np.repeat(allowed, sizes)
+        starts = np.cumsum(sizes) - sizes
+        child_rows = np.arange(int(sizes.sum())) - np.repeat(starts, sizes)
         rows = -np.sort(-np.column_stack([np.vstack(blocks), self.ordinal[pick]]), axis=1)
         keep = _maximal(rows)
-        result = (rows[keep], pick[keep], np.concatenate(children)[keep])
+        result = (rows[keep], pick[keep], child_rows[keep])
         self._memo[counts] = result
         return result
 
@@ -244,7 +245,10 @@ def _maximal(rows: np.ndarray) -> np.ndarray:
     row it is at least; the rounds are as many as the maximal rows."""
     if rows.shape[1] == 0:
         return np.zeros(1, dtype=int)
-    _, first = np.unique(rows, axis=0, return_index=True)
+    packed = np.zeros(rows.shape[0], dtype=np.int64)
+    for column in range(rows.shape[1]):  # dense ranks are below 4096: 12 bits each
+        packed = (packed << 12) | rows[:, column]
+    _, first = np.unique(packed, return_index=True)
     left = first[np.argsort(-rows[first].sum(axis=1), kind="stable")]
     kept = []
     while left.size:
