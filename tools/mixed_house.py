@@ -4,7 +4,8 @@
     python tools/mixed_house.py evaluate --deals 2000      # per-deal exact figures -> docs/data/mixed_house_test.csv (resumable)
     python tools/mixed_house.py summary                    # means with 95% intervals, medians
 
-``quintet house --mixed --evaluate N`` runs the same evaluation.
+Each writes as it goes: ``evaluate`` appends a row per deal and, run again,
+resumes where it stopped (``nice -n 5`` it on a shared machine).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def _train(args: argparse.Namespace) -> None:
         "pool_size": len(result.pool),
         "lp_rounds": result.rounds,
         "lp_mean_exploitability": round(result.lp_exploitability, 4),
+        "lp_bound": round(result.lp_bound, 4),
         "lp_support": int(np.count_nonzero(result.lp_weights > 1e-9)),
         "lp_heaviest": [
             {"weight": round(float(result.lp_weights[i]), 4), "rule": result.pool[i].describe()}
