@@ -281,3 +281,13 @@ def test_house_mixed_json_is_valid_and_agrees_with_the_library():
 )
 def test_house_mixed_bad_input_is_one_line_and_exit_2(args, fragment):
     one_line_error(quintet("house", "--seed", "3", "--no-book", *args), fragment)
+
+
+def test_house_mixed_json_in_independent_mode_is_valid():
+    process = quintet(
+        "house", "--seed", "3", "--mixed", "--mode", "independent", "--no-book", "--json"
+    )
+    assert process.returncode == 0, process.stderr
+    document = json.loads(process.stdout)
+    valid(document, "quintet-house-mixed/1")
+    assert document["holding"] != document["opponent_holding"] and document["roll"] is None
