@@ -63,6 +63,7 @@ __all__ = [
     "Summary",
     "evaluate_deal",
     "evaluate_to_csv",
+    "interval",
     "mixture_figures",
     "summarize_csv",
 ]

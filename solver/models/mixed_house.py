@@ -33,7 +33,7 @@ from fractions import Fraction
 from solver.errors import QuintetError
 from solver.game.arrangement import Arrangement
 from solver.game.rules import Rules, rules_or_default
-from solver.models.house import HOUSE_RULE, HouseRule, Packets, house_arrangement
+from solver.models.house import HouseRule, house_arrangement
 from solver.models.mixture import Mixture
 from solver.util.checks import check_instance, check_int
 from solver.util.language import Lang, Phrase
