@@ -202,6 +202,7 @@ _RUSSIAN += (
         "аргумент {a}: {v} — не auto и не целое число",
     ),
     (r"--json is not available in the interactive game", "--json недоступен в интерактивной игре"),
+    (r"--roll needs --mixed", "--roll имеет смысл только с --mixed"),
     (
         r"--json is not available in the interactive series \(--history FILE\.jsonl keeps its "
         r"records as JSON\)",
@@ -210,6 +211,17 @@ _RUSSIAN += (
     (
         rf"against {_V}: expected random, greedy, house, known, equilibrium or a mixture FILE\.json",
         "against {v}: ожидается random, greedy, house, known, equilibrium или файл смеси FILE.json",
+    ),
+)
+# The mixed house rule (solver.models.mixed_house).
+_RUSSIAN += (
+    (
+        r"face: (?P<v>\S+) is not a face of a (?P<n>\d+)-sided die",
+        "face: {v} — не грань кубика с {n} гранями",
+    ),
+    (
+        r"mixed: lays out (?P<n>\d+) packets, the rules have (?P<m>\d+)",
+        "mixed: правило раскладывает пакетов: {n}, а по правилам их {m}",
     ),
 )
 # A history without a deal to grade (quintet analyze, the Analyze page), and why its lines were skipped.

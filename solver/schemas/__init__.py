@@ -36,6 +36,7 @@ FORMATS: dict[str, str] = {
     "equilibrium": "quintet-equilibrium/1",
     "grade": "quintet-grade/1",
     "house": "quintet-house/1",
+    "house-mixed": "quintet-house-mixed/1",
     "play": "quintet-play/1",
     "tournament": "quintet-tournament/1",
     "book-build": "quintet-book-build/1",
