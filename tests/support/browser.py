@@ -31,7 +31,7 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 SHOTS = Path(os.environ.get("QUINTET_SCREENSHOTS") or REPO / "tests" / "artifacts")
 AXE = Path(__file__).resolve().parent / "axe.min.js"
 WAIT = 60  # seconds a page may take to show something (solves included)
-SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+SIZES = {"desktop": (1366, 900), "laptop": (1280, 800), "phone": (390, 844)}
 
 
 def install_chromium() -> None:
@@ -122,7 +122,7 @@ def open_browser() -> Iterator[Any]:
 
 
 def set_size(driver: Any, size: str) -> None:
-    """The viewport of ``size`` (desktop 1366 x 900; phone 390 x 844, a touch screen)."""
+    """The viewport of ``size`` (desktop 1366 x 900, laptop 1280 x 800; phone 390 x 844, a touch screen)."""
     width, height = SIZES[size]
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
