@@ -61,7 +61,12 @@
   // Text the server wrote (messages, file names): marked English for screen readers.
   const serverText = (text) => el("span", { lang: "en", class: "server-text", text });
   // An error's text: in the page's language when the server sent it so, else English (marked).
-  const errorText = (error) => (error.localized ? el("span", { class: "server-text", text: error.message }) : serverText(error.message));
+  // afterColon: it follows "The analysis failed:", so it starts in lower case (not an acronym: "JSON").
+  const errorText = (error, afterColon) => {
+    let text = error.message;
+    if (afterColon && /^\p{Lu}\p{Ll}/u.test(text)) text = text[0].toLowerCase() + text.slice(1);
+    return error.localized ? el("span", { class: "server-text", text }) : serverText(text);
+  };
 
   function translate() {
     document.documentElement.lang = state.lang;
