@@ -185,3 +185,25 @@ def test_every_page_passes_axe_and_is_installable(server, browser, size, page):
     )
     assert sizes[:2] == [192, 512] and sizes[2] > 0
     shot(driver, f"axe-{page.strip('/?').replace('=', '-').replace('.html', '')}-{size}")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_answers_without_a_message_are_in_the_pages_words(server, browser, lang):
+    """A lost job (404 without a message) reads in the page's language, on both kinds of page."""
+    driver = browser
+    words = {"en": "no longer knows this job", "ru": "больше не знает эту задачу"}[lang]
+    driver.get(f"{server}/?view=play&lang={lang}")
+    ready(driver)
+    shown = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "Quintet.api('GET', '/api/jobs/nosuchjob').then(() => done('answered'), e => done(e.message));"
+    )
+    assert words in shown
+    driver.get(f"{server}/analyze.html?lang={lang}")
+    ready(driver)
+    shown = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "Analysis.job('analyze', {history: '{}'}, s => { s.id = 'nosuchjob'; })"
+        ".then(() => done('answered'), e => done(e.message + ' ' + e.localized));"
+    )
+    assert words in shown and shown.endswith("true")

@@ -117,6 +117,15 @@
     }
   }
 
+  // An error answer: the server's message in the page's language, else the page's words for its
+  // status (a busy or stopping server, a lost job), else the server's English (marked so).
+  function apiError(response, data) {
+    const key = "status_" + response.status;
+    if (!data.message && ANALYSIS_I18N.en[key]) return new ApiError(t(key), response.status, data.code, true);
+    const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
+    return new ApiError(detail, response.status, data.code, Boolean(data.message));
+  }
+
   async function post(path, body) {
     const response = await fetch(path, {
       method: "POST",
@@ -124,10 +133,7 @@
       body: JSON.stringify(body),
     });
     const data = await response.json().catch(() => ({ detail: response.statusText }));
-    if (!response.ok) {
-      const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
-      throw new ApiError(detail, response.status, data.code, Boolean(data.message));
-    }
+    if (!response.ok) throw apiError(response, data);
     return data;
   }
 
@@ -145,10 +151,7 @@
       await new Promise((resolve) => setTimeout(resolve, 250));
       const response = await fetch("/api/jobs/" + status.id, { headers: { "Accept-Language": state.lang } });
       const data = await response.json().catch(() => ({ detail: response.statusText }));
-      if (!response.ok) {
-        const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
-        throw new ApiError(detail, response.status, data.code, Boolean(data.message));
-      }
+      if (!response.ok) throw apiError(response, data);
       status = data;
     }
   }

@@ -76,7 +76,9 @@
     if (response.status === 422) throw new Error(t("bad_value"));
     // message: the error in the page's language and words (detail: the library's English).
     if (!response.ok) {
-      const error = new Error(data.message || (typeof data.detail === "string" ? data.detail : response.statusText));
+      // No message in the page's language (a busy or stopping server, a lost job): the page's own words.
+      const known = !data.message && I18N.en["status_" + response.status] ? t("status_" + response.status) : null;
+      const error = new Error(data.message || known || (typeof data.detail === "string" ? data.detail : response.statusText));
       error.status = response.status; // the duel stops waiting on a room that is gone (404) or not its (403)
       throw error;
     }

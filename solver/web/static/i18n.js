@@ -2,6 +2,12 @@
 "use strict";
 window.I18N = {
   en: {
+    status_404: "The server no longer knows this job (it was restarted, or the job ended long ago): try again.",
+    status_408: "The request reached the server too slowly: try again.",
+    status_413: "The request is larger than the server takes.",
+    status_429: "The server is busy with other work: try again in a few seconds.",
+    status_500: "The server failed (a bug, not your input): try again, and tell us if it repeats.",
+    status_503: "The server is shutting down: start quintet serve again.",
     nav_duel: "Duel",
     duel_title: "Duel with a friend", duel_hint: "Two people, two devices, one server: open a room and give the other player its code or link; both lay out the same deal (mirror) or each their own cards (independent), then the table turns over and each sees the grade of their play.",
     duel_mirror: "mirror: the same cards", duel_independent: "independent: each their own cards",
@@ -99,6 +105,12 @@ window.I18N = {
     },
   },
   ru: {
+    status_404: "Сервер больше не знает эту задачу (его перезапустили или задача кончилась давно): попробуйте снова.",
+    status_408: "Запрос шёл до сервера слишком долго: попробуйте снова.",
+    status_413: "Запрос больше, чем принимает сервер.",
+    status_429: "Сервер занят другой работой: попробуйте через несколько секунд.",
+    status_500: "Сбой сервера (ошибка программы, а не ваших данных): попробуйте снова, а если повторится — сообщите нам.",
+    status_503: "Сервер останавливается: запустите quintet serve снова.",
     nav_duel: "Дуэль",
     duel_title: "Дуэль с другом", duel_hint: "Двое, два устройства, один сервер: откройте комнату и передайте второму игроку её код или ссылку; оба раскладывают одну и ту же сдачу (зеркальный режим) или каждый свои карты (независимый), потом стол открывается, и каждый видит оценку своей игры.",
     duel_mirror: "зеркальный: одни и те же карты", duel_independent: "независимый: у каждого свои карты",
