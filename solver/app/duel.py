@@ -342,8 +342,7 @@ class Rooms:
         if room is None:
             hours = self.lifetime / 3600
             raise UnknownRoomError(
-                f"room_code: no open room {code[:12]} "
-                f"(rooms expire after {hours:g} hours unused)",
+                f"room_code: no open room {code[:12]} (rooms expire after {hours:g} hours unused)",
                 argument="room_code",
             )
         return room

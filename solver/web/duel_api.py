@@ -28,7 +28,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import Field
 
-from solver.app.duel import RoomView, Rooms, Ticket
+from solver.app.duel import Rooms, RoomView, Ticket
 from solver.app.limits import MAX_SEED
 from solver.web.api import RulesIn, job_manager
 from solver.web.fields import WHOLE, Body
@@ -120,7 +120,9 @@ def lay_out(request: Request, code: str, body: LayOutIn, token: Token = "") -> d
 )
 def grade_play(request: Request, code: str, token: Token = "") -> dict[str, Any]:
     """The grade job's status; poll ``GET /api/jobs/{id}`` (the ``quintet grade`` document)."""
-    return job_manager(request).submit("grade", rooms_of(request).grade_request(code, token)).status()
+    return (
+        job_manager(request).submit("grade", rooms_of(request).grade_request(code, token)).status()
+    )
 
 
 @router.post("/{code}/next", responses=ROOM, summary="the room's next deal")

@@ -143,7 +143,9 @@ def test_the_next_deal_starts_afresh() -> None:
     host = rooms.open(Rules(), seed=1)
     guest = rooms.join(host.code)
     for ticket in (host, guest):
-        rooms.lay_out(ticket.code, ticket.token, laid(rooms.view(ticket.code, ticket.token).holding))
+        rooms.lay_out(
+            ticket.code, ticket.token, laid(rooms.view(ticket.code, ticket.token).holding)
+        )
     version = rooms.version(host.code)
     view = rooms.next_deal(guest.code, guest.token, seed=2)
     assert view.seed == 2 and view.deal_number == 2 and view.laid == (False, False)
