@@ -62,7 +62,13 @@ def lay_out_in_order(driver: Any) -> Arrangement:
 
 
 @pytest.mark.parametrize(
-    ("size", "lang", "mode"), [("laptop", "en", "mirror"), ("phone", "ru", "independent")]
+    ("size", "lang", "mode"),
+    [
+        ("laptop", "en", "mirror"),
+        ("phone", "ru", "independent"),
+        ("laptop", "ru", "independent"),
+        ("phone", "en", "mirror"),
+    ],
 )
 def test_two_browsers_play_a_duel_to_the_grade(server, browser, other_browser, size, lang, mode):
     from selenium.webdriver.support.ui import Select
@@ -150,10 +156,17 @@ def test_a_reload_keeps_the_seat_and_leaving_forgets_it(server, browser, other_b
     field.send_keys(f"{code[:3].lower()} {code[3:].lower()}")  # as typed on a phone
     guest.find_element("id", "duel-join").click()
     until(guest, lambda d: status(d) == ("laying", "00"), "joined by the typed code")
+    until(guest, lambda d: len(hand(d)) == 25, "the room's deal")
+    duel_hand = hand(guest)
     guest.refresh()  # the same tab: its secret is kept, its seat too
     ready(guest)
     until(guest, lambda d: status(d) == ("laying", "00"), "back in the room")
     assert not guest.find_element("id", "message").text
+    # Another view has its own deal; back in the duel, the room's deal is on the table again.
+    guest.find_element("css selector", "a[data-view=play]").click()
+    until(guest, lambda d: len(hand(d)) == 25 and hand(d) != duel_hand, "the play view's deal")
+    guest.find_element("css selector", "a[data-view=duel]").click()
+    until(guest, lambda d: hand(d) == duel_hand, "the room's deal again")
     guest.find_element("id", "duel-leave").click()
     assert not guest.find_element("id", "duel-lobby").get_attribute("hidden")
     guest.get(f"{server}/?view=duel&room={code}&lang=en")

@@ -275,6 +275,11 @@
 
   // ---------- views and language ----------
   function setView(view) {
+    // The duel's deal is the room's: it does not stay on the table of another view.
+    if (state.view === "duel" && view !== "duel") {
+      state.holding = [];
+      $("table").hidden = true;
+    }
     state.view = view;
     document.body.dataset.view = view;
     for (const link of document.querySelectorAll("[data-view]")) {

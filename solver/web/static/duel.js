@@ -11,7 +11,7 @@
   const $ = (id) => document.getElementById(id);
   const REVEAL_MS = 650;
   const TOKEN_KEY = (code) => "quintet.duel." + code;
-  let duel = null; // {code, token, seat, room, deal, revealed, timer, grade, grading}
+  let duel = null; // {code, token, room, revealed, timer, grade, grading, loaded (its deal on the table)}
   let waiting = 0; // the wait loop's generation: a new room (or leaving) ends the old loop
 
   const token = () => ({ "X-Room-Token": duel.token });
@@ -52,7 +52,7 @@
 
   function enter(code, secret, room) {
     sessionStorage.setItem(TOKEN_KEY(code), secret);
-    duel = { code, token: secret, room: null, deal: null, revealed: 0, timer: null, grade: null, grading: false };
+    duel = { code, token: secret, room: null, revealed: 0, timer: null, grade: null, grading: false, loaded: false };
     state.room = code;
     Q.writeUrl();
     $("duel-lobby").hidden = true;
@@ -107,22 +107,30 @@
     duel.room = room;
     if (fresh) {
       if (duel.timer) clearInterval(duel.timer);
-      Object.assign(duel, { revealed: 0, timer: null, grade: null, grading: false });
-      state.seed = room.seed;
-      state.dealt = true;
-      state.mode = room.rules.discard_mode;
-      state.aceLow = room.rules.ace_low_straight;
-      state.flushBeats = room.rules.flush_beats_full_house;
-      state.holding = room.holding;
-      state.opponent = room.opponent_holding;
-      $("table").hidden = false;
-      for (const hook of Q.hooks.dealt) hook();
-      Q.layout.setArrangement(room.arrangements[0] || [[], [], [], [], []]);
+      Object.assign(duel, { revealed: 0, timer: null, grade: null, grading: false, loaded: false });
     }
+    // Another view's table is left alone: the room's deal goes on it when the duel is shown again.
+    if (!duel.loaded && state.view === "duel") loadTable();
     if (room.phase === "revealed" && !duel.timer && duel.revealed < N_PACKETS) {
       duel.timer = setInterval(revealOne, REVEAL_MS);
     }
     render();
+  }
+
+  // The room's deal on the page's table: this player's cards, laid out as the server has them.
+  function loadTable() {
+    const room = duel.room;
+    state.seed = room.seed;
+    state.dealt = true;
+    state.mode = room.rules.discard_mode;
+    state.aceLow = room.rules.ace_low_straight;
+    state.flushBeats = room.rules.flush_beats_full_house;
+    state.holding = room.holding;
+    state.opponent = room.opponent_holding;
+    $("table").hidden = false;
+    for (const hook of Q.hooks.dealt) hook();
+    Q.layout.setArrangement(room.arrangements[0] || [[], [], [], [], []]);
+    duel.loaded = true;
   }
 
   async function layDown() {
@@ -296,6 +304,7 @@
   // The duel view is shown: the table holds this room's deal, or nothing yet.
   function shown() {
     if (!duel) $("table").hidden = true;
+    else if (duel.room) loadTable();
     render();
   }
 
