@@ -77,7 +77,8 @@
     // message: the error in the page's language and words (detail: the library's English).
     if (!response.ok) {
       // No message in the page's language (a busy or stopping server, a lost job): the page's own words.
-      const known = !data.message && I18N.en["status_" + response.status] ? t("status_" + response.status) : null;
+      const key = "status_" + response.status; // status_404, status_429, status_503...
+      const known = !data.message && I18N.en[key] ? t(key) : null;
       const error = new Error(data.message || known || (typeof data.detail === "string" ? data.detail : response.statusText));
       error.status = response.status; // the duel stops waiting on a room that is gone (404) or not its (403)
       throw error;
