@@ -265,7 +265,17 @@ class Rooms:
             return Ticket(room.code, 1, room.tokens[1])
 
     def view(self, code: str, token: str) -> RoomView:
-        """The room as the holder of ``token`` sees it (a :class:`RoomSecretError` for others)."""
+        """The room as the holder of ``token`` sees it (a :class:`RoomSecretError` for others).
+
+        >>> rooms = Rooms()
+        >>> ticket = rooms.open(Rules(), seed=1)
+        >>> rooms.view(ticket.code, ticket.token).phase
+        <Phase.WAITING: 'waiting'>
+        >>> rooms.view(ticket.code, "guessed")
+        Traceback (most recent call last):
+            ...
+        solver.errors.RoomSecretError: this browser does not hold a secret of the room: only its two players can act in it
+        """
         with self._lock:
             room = self._room(code)
             seat = self._seat(room, token)
@@ -273,7 +283,19 @@ class Rooms:
             return self._view(room, seat)
 
     def version(self, code: str) -> int:
-        """The room's version (it grows with each change): what a waiting face watches."""
+        """The room's version (it grows with each change): what a waiting face watches.
+
+        >>> rooms = Rooms()
+        >>> code = rooms.open(Rules(), seed=1).code
+        >>> before = rooms.version(code)
+        >>> _ = rooms.join(code)
+        >>> rooms.version(code) > before
+        True
+        >>> rooms.version(7)
+        Traceback (most recent call last):
+            ...
+        TypeError: room_code must be a str, got 7
+        """
         with self._lock:
             return self._room(code).version
 
@@ -300,7 +322,15 @@ class Rooms:
             return self._view(room, seat)
 
     def next_deal(self, code: str, token: str, seed: int | None = None) -> RoomView:
-        """Deal the room's next deal, once both have laid out the present one."""
+        """Deal the room's next deal, once both have laid out the present one.
+
+        >>> rooms = Rooms()
+        >>> ticket = rooms.open(Rules(), seed=1)
+        >>> rooms.next_deal(ticket.code, ticket.token)
+        Traceback (most recent call last):
+            ...
+        solver.errors.RoomStateError: the next deal comes once both players have laid out
+        """
         with self._lock:
             room = self._room(code)
             seat = self._seat(room, token)
@@ -312,7 +342,15 @@ class Rooms:
             return self._view(room, seat)
 
     def grade_request(self, code: str, token: str) -> GradeRequest:
-        """The grading of the token holder's play of the deal (once both have laid out)."""
+        """The grading of the token holder's play of the deal (once both have laid out).
+
+        >>> rooms = Rooms()
+        >>> ticket = rooms.open(Rules(), seed=1)
+        >>> rooms.grade_request(ticket.code, ticket.token)
+        Traceback (most recent call last):
+            ...
+        solver.errors.RoomStateError: a play is graded once both players have laid out
+        """
         with self._lock:
             room = self._room(code)
             seat = self._seat(room, token)
