@@ -174,12 +174,13 @@ def test_a_reload_keeps_the_seat_and_leaving_forgets_it(server, browser, other_b
     until(guest, lambda d: "has two players already" in d.find_element("id", "message").text, "")
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
 @pytest.mark.parametrize("size", ["laptop", "phone"])
 @pytest.mark.parametrize("page", ["/?view=duel", "/?view=play", "/analyze.html", "/study.html"])
-def test_every_page_passes_axe_and_is_installable(server, browser, size, page):
+def test_every_page_passes_axe_and_is_installable(server, browser, size, page, lang):
     driver = browser
     set_size(driver, size)
-    driver.get(f"{server}{page}&lang=ru" if "?" in page else f"{server}{page}?lang=ru")
+    driver.get(f"{server}{page}&lang={lang}" if "?" in page else f"{server}{page}?lang={lang}")
     ready(driver)
     assert axe_violations(driver) == [], page
     if size == "phone":
@@ -197,7 +198,7 @@ def test_every_page_passes_axe_and_is_installable(server, browser, size, page):
         manifest["icons"],
     )
     assert sizes[:2] == [192, 512] and sizes[2] > 0
-    shot(driver, f"axe-{page.strip('/?').replace('=', '-').replace('.html', '')}-{size}")
+    shot(driver, f"axe-{page.strip('/?').replace('=', '-').replace('.html', '')}-{size}-{lang}")
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -206,6 +206,7 @@
     const board = $("duel-board");
     const doc = duel && duel.room && duel.room.score;
     $("duel-controls").hidden = !doc;
+    $("duel-game").hidden = !doc || state.view !== "duel"; // no empty table before both laid down
     if (!doc) {
       board.replaceChildren();
       board.hidden = true;
