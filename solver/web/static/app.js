@@ -170,11 +170,24 @@
   }
 
   // ---------- dealing ----------
+  // Deals asked for one after another answer in any order: only the last one asked goes on the
+  // table (a session's deal must not be replaced by an older request's, nor the duel's).
+  let dealing = 0;
+  const claimTable = () => ++dealing;
+
   async function loadHoldings(arrangement) {
     showMessage("");
     const body = holdingsBody();
     if (state.seed === null) delete body.seed;
-    const data = await api("POST", "/api/holdings", body);
+    const ticket = claimTable();
+    let data;
+    try {
+      data = await api("POST", "/api/holdings", body);
+    } catch (error) {
+      if (ticket !== dealing) return; // an older request's error says nothing of the table now
+      throw error;
+    }
+    if (ticket !== dealing) return;
     state.seed = data.seed;
     state.holding = data.holding;
     state.opponent = data.opponent_holding;
@@ -350,7 +363,7 @@
 
   window.Quintet = {
     N_PACKETS, PACKET_SIZE, state, hooks, t, categoryName, verdictName, playerInfo, playerTitle, api,
-    rulesBody, holdingsBody, showMessage, runJob, followJob, working, percent, el, button, writeUrl, dealSession,
+    rulesBody, holdingsBody, showMessage, runJob, followJob, claimTable, working, percent, el, button, writeUrl, dealSession,
     translatePage, layout: null, session: null, panels: null, table: null, trainer: null, duel: null,
   };
   // After every deferred script: the other modules fill their parts of Quintet.

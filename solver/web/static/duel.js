@@ -120,6 +120,7 @@
   // The room's deal on the page's table: this player's cards, laid out as the server has them.
   function loadTable() {
     const room = duel.room;
+    Q.claimTable(); // a deal another view asked for and not yet answered stays off this table
     state.seed = room.seed;
     state.dealt = true;
     state.mode = room.rules.discard_mode;
