@@ -132,11 +132,13 @@ def set_size(driver: Any, size: str) -> None:
 
 def until(driver: Any, condition: Any, message: str) -> Any:
     """Wait (at most :data:`WAIT` seconds) for ``condition(driver)`` to be true; its value."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
-        lambda d: condition(d), message=message
-    )
+    # An element found and then re-rendered by the page between two calls is looked at again.
+    return WebDriverWait(
+        driver, WAIT, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(lambda d: condition(d), message=message)
 
 
 def ready(driver: Any) -> None:
