@@ -321,8 +321,13 @@ class Rooms:
             self._changed(room)
             return self._view(room, seat)
 
-    def next_deal(self, code: str, token: str, seed: int | None = None) -> RoomView:
+    def next_deal(
+        self, code: str, token: str, seed: int | None = None, *, after: int | None = None
+    ) -> RoomView:
         """Deal the room's next deal, once both have laid out the present one.
+
+        ``after``: the deal number the player saw; when the other player has dealt the next
+        one already (both pressed at once), the room is answered as it is, not dealt twice.
 
         >>> rooms = Rooms()
         >>> ticket = rooms.open(Rules(), seed=1)
@@ -334,6 +339,8 @@ class Rooms:
         with self._lock:
             room = self._room(code)
             seat = self._seat(room, token)
+            if after is not None and after != room.deal_number:
+                return self._view(room, seat)
             if room.phase is not Phase.REVEALED:
                 raise RoomStateError("the next deal comes once both players have laid out")
             room.deal(fresh_seed() if seed is None else seed)

@@ -126,6 +126,14 @@ def grade_play(request: Request, code: str, token: Token = "") -> dict[str, Any]
 
 
 @router.post("/{code}/next", responses=ROOM, summary="the room's next deal")
-def next_deal(request: Request, code: str, token: Token = "") -> dict[str, Any]:
-    """The room with a fresh deal, nobody laid out (409 before both laid out this one)."""
-    return rooms_of(request).next_deal(code, token).payload
+def next_deal(
+    request: Request,
+    code: str,
+    after: Annotated[int | None, Query(ge=1)] = None,
+    token: Token = "",
+) -> dict[str, Any]:
+    """The room with a fresh deal, nobody laid out (409 before both laid out this one).
+
+    ``after``: the deal number the page shows; if the other player dealt already, the room
+    is answered as it is (both pressing Next deal at once deal once)."""
+    return rooms_of(request).next_deal(code, token, after=after).payload

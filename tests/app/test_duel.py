@@ -152,6 +152,21 @@ def test_the_next_deal_starts_afresh() -> None:
     assert view.holding == deal(2, Rules()).holdings[1] and rooms.version(host.code) > version
 
 
+def test_both_pressing_next_deal_at_once_deal_once() -> None:
+    rooms = Rooms()
+    host = rooms.open(Rules(), seed=1)
+    guest = rooms.join(host.code)
+    for ticket in (host, guest):
+        rooms.lay_out(
+            ticket.code, ticket.token, laid(rooms.view(ticket.code, ticket.token).holding)
+        )
+    first = rooms.next_deal(host.code, host.token, seed=2, after=1)
+    second = rooms.next_deal(guest.code, guest.token, seed=3, after=1)  # pressed at the same time
+    assert first.deal_number == second.deal_number == 2 and second.seed == 2
+    with pytest.raises(RoomStateError):  # without after: a deal out of turn
+        rooms.next_deal(guest.code, guest.token)
+
+
 def test_the_version_grows_with_each_change() -> None:
     rooms = Rooms()
     host = rooms.open(Rules(), seed=1)

@@ -149,7 +149,8 @@
 
   async function nextDeal() {
     try {
-      apply(await Q.api("POST", `/api/duel/${duel.code}/next`, undefined, token()));
+      // after: both pressing at once deal once (the later press gets the room as it is).
+      apply(await Q.api("POST", `/api/duel/${duel.code}/next?after=${duel.room.deal_number}`, undefined, token()));
       $("table").scrollIntoView({ block: "start" });
     } catch (error) {
       Q.showMessage(error.message);
