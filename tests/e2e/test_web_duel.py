@@ -43,9 +43,21 @@ def other_browser() -> Iterator[Any]:
         yield driver
 
 
+# The final score's points and each position's outcome, once the table is turned over.
+BOARD = """
+const final = document.getElementById("duel-final");
+return final && [final.dataset.points,
+    [...document.querySelectorAll(".duel-position")].map(c => c.dataset.outcome)];
+"""
+
+
 def status(driver: Any) -> tuple[str | None, str | None]:
-    line = driver.find_element("id", "duel-status")
-    return line.get_attribute("data-phase"), line.get_attribute("data-laid")
+    return tuple(  # type: ignore[return-value]
+        driver.execute_script(
+            "const l = document.getElementById('duel-status');"
+            "return [l.dataset.phase || null, l.dataset.laid || null];"
+        )
+    )
 
 
 def holding_of(driver: Any) -> tuple[int, ...]:
@@ -122,15 +134,16 @@ def test_two_browsers_play_a_duel_to_the_grade(server, browser, other_browser, s
     rules = Rules(discard_mode=DiscardMode(mode))
     outcome = score(mine, theirs, rules)
     for driver, points in ((host, outcome.points), (guest, outcome.points[::-1])):
-        until(driver, lambda d: css(d, "#duel-final"), "the table turned over")
-        final = driver.find_element("id", "duel-final")
-        assert final.get_attribute("data-points") == f"{points[0]}:{points[1]}"
-        outcomes = [c.get_attribute("data-outcome") for c in css(driver, ".duel-position")]
+        # Read at once: the board is drawn again when the grade arrives.
+        shown, outcomes = until(driver, lambda d: d.execute_script(BOARD), "the table turned over")
+        assert shown == f"{points[0]}:{points[1]}"
         assert len(outcomes) == 5 and all(outcomes)
         until(driver, lambda d: css(d, "#duel-grade-verdict"), "the grade of this play")
     # The guest's grade is the project's grade of the guest's play.
     expected = grade(theirs, host_holding, rules, "margin", holding=guest_holding)
-    shown = float(guest.find_element("id", "duel-grade-verdict").get_attribute("data-loss"))
+    shown = float(
+        guest.execute_script("return document.getElementById('duel-grade-verdict').dataset.loss")
+    )
     assert shown == pytest.approx(expected.equilibrium_loss, abs=1e-9)
     check_state(guest, "duel-graded", size, lang, "duel-game")
     check_state(host, "duel-graded-host", size, lang, "duel-game")
