@@ -29,11 +29,17 @@ __all__ = [
     "NoBookError",
     "NotACertificateError",
     "QuintetError",
+    "RoomError",
+    "RoomFullError",
+    "RoomSecretError",
+    "RoomStateError",
     "RulesError",
     "ServerStoppingError",
     "SimplexError",
     "SolverError",
     "TooManyJobsError",
+    "TooManyRoomsError",
+    "UnknownRoomError",
     "UsageError",
     "VerificationError",
 ]
@@ -128,6 +134,34 @@ class ListenError(QuintetError):
     >>> issubclass(ListenError, QuintetError)
     True
     """
+
+
+class RoomError(QuintetError):
+    """A duel room cannot do what was asked (see :mod:`solver.app.duel`).
+
+    >>> issubclass(RoomSecretError, RoomError) and issubclass(RoomError, QuintetError)
+    True
+    """
+
+
+class UnknownRoomError(RoomError):
+    """No open room has this code (never opened, or expired)."""
+
+
+class RoomFullError(RoomError):
+    """The room has its two players already: nobody else can join it."""
+
+
+class RoomSecretError(RoomError):
+    """The request does not carry one of the room's two secrets: it may not act in the room."""
+
+
+class RoomStateError(RoomError):
+    """Not now: laying out twice, grading before both have laid out, a new deal mid-game."""
+
+
+class TooManyRoomsError(RoomError):
+    """The server has as many open rooms as it keeps; one must expire first."""
 
 
 class UsageError(Exception):

@@ -280,6 +280,31 @@ _RUSSIAN += (
     (r"(?P<reason>.+); solutions are not stored", "{reason}; решения не сохраняются"),
     (r"--lang applies to the human output, not --json", "--lang действует на текст, не на --json"),
 )
+# The duel's rooms (solver.app.duel).
+_RUSSIAN += (
+    (
+        r"no open room (?P<c>\S*) \(rooms expire after (?P<h>\S+) hours unused\)",
+        "нет открытой комнаты {c} (комната закрывается через {h} ч без игры)",
+    ),
+    (r"room (?P<c>\S+) has two players already", "в комнате {c} уже два игрока"),
+    (
+        r"this browser does not hold a secret of the room: only its two players can act in it",
+        "у этого браузера нет ключа комнаты: играть в ней могут только её два игрока",
+    ),
+    (r"you have laid out this deal already", "вы уже разложили эту сдачу"),
+    (
+        r"the next deal comes once both players have laid out",
+        "следующая сдача — когда оба игрока разложат карты",
+    ),
+    (
+        r"a play is graded once both players have laid out",
+        "оценка — когда оба игрока разложат карты",
+    ),
+    (
+        r"the server has (?P<n>\d+) open rooms, as many as it keeps; try again when one has expired",
+        "на сервере уже {n} открытых комнат, больше он не держит; попробуйте, когда одна закроется",
+    ),
+)
 # Parts of a message that are messages themselves (a skipped line's reason), or a file's name.
 _NESTED = ("reason",)
 _NAMES = {"the history": "история"}

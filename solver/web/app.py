@@ -24,10 +24,21 @@ from fastapi.staticfiles import StaticFiles
 from starlette.routing import compile_path
 from starlette.types import ASGIApp
 
-from solver.errors import QuintetError, ServerStoppingError, TooManyJobsError
+from solver.app.duel import Rooms
+from solver.errors import (
+    QuintetError,
+    RoomFullError,
+    RoomSecretError,
+    RoomStateError,
+    ServerStoppingError,
+    TooManyJobsError,
+    TooManyRoomsError,
+    UnknownRoomError,
+)
 from solver.version import __version__
 from solver.web.analysis_api import router as analysis_router
 from solver.web.api import router
+from solver.web.duel_api import router as duel_router
 from solver.web.fields import exact_bounds
 from solver.web.guard import MAX_BODY_BYTES, BodyLimit, HostCheck, Interrupted, SecurityHeaders
 from solver.web.jobs import RETRY_AFTER_SECONDS, JobManager
@@ -67,6 +78,16 @@ def _one_line(errors: list[Any]) -> str:
     return "; ".join(parts).replace("\n", " ")
 
 
+# A duel room's refusals: not bad input, so not 400.
+ROOM_CODES: dict[type[QuintetError], int] = {
+    RoomSecretError: 403,
+    UnknownRoomError: 404,
+    RoomFullError: 409,
+    RoomStateError: 409,
+    TooManyRoomsError: 429,
+}
+
+
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(QuintetError)
     async def quintet_error(request: Request, error: QuintetError) -> JSONResponse:
@@ -74,9 +95,11 @@ def _add_error_handlers(app: FastAPI) -> None:
         # its fields in the page's words.
         lang = request_language(request.headers.get("accept-language"))
         message = page_error(str(error), lang, (error.argument, *error.mentions))
+        code = ROOM_CODES.get(type(error), 400)
         return JSONResponse(
             {"detail": str(error), "argument": error.argument, "message": message},
-            status_code=400,
+            status_code=code,
+            headers={"retry-after": str(RETRY_AFTER_SECONDS)} if code == 429 else None,
         )
 
     @app.exception_handler(TooManyJobsError)
@@ -183,8 +206,10 @@ def create_app(
     )
     app.guard = None if hosts is None else (tuple(hosts), port)
     app.state.jobs = jobs
+    app.state.rooms = Rooms()
     app.include_router(router, responses=COMMON)
     app.include_router(analysis_router, responses=COMMON)
+    app.include_router(duel_router, responses=COMMON)
     _add_error_handlers(app)
     _unknown_api(app)
 

@@ -106,7 +106,8 @@ def serve(
     if not server.is_loopback(host):
         print(
             f"quintet: warning: listening on {host}, beyond this machine: anyone who can reach "
-            "it can use the solver (clients must use an allowed host name: --allow-host NAME)",
+            "it can use the solver and open duel rooms, over plain HTTP that others on the "
+            "network can read (clients must use an allowed host name: --allow-host NAME)",
             file=sys.stderr,
         )
     if open_browser:

@@ -91,12 +91,16 @@ def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
 DESCRIPTIONS = {
     400: "Bad input (the library's one-line message and the field at fault), "
     "or a Host header that does not name this server",
-    404: "No such job (unknown, or forgotten ten minutes after it finished)",
+    403: "The request does not carry a secret of the duel room (X-Room-Token)",
+    404: "No such job (unknown, or forgotten ten minutes after it finished), "
+    "or no such duel room (unknown, or expired)",
     408: "The request body did not arrive in time",
-    409: "The job was cancelled (DELETE /api/jobs/{id}, or its client left)",
+    409: "The job was cancelled (DELETE /api/jobs/{id}, or its client left), "
+    "or the duel room cannot do it now (full, laid out already, not both laid out)",
     413: "The request body is over the server's size limit",
     422: "The request's shape is wrong: every problem, in one line and one by one",
-    429: "The server has too many unfinished jobs: try again after Retry-After seconds",
+    429: "The server has too many unfinished jobs (or open duel rooms): "
+    "try again after Retry-After seconds",
     500: "A bug in the server (never bad input): its one line",
     503: "The server is shutting down: it takes no new jobs and ended this one",
     504: "The job ran past the server's time limit",

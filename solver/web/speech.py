@@ -40,6 +40,7 @@ FIELDS: dict[str, Phrase] = {
     "where": Phrase("the filter", "фильтр"),
     "top": Phrase("the number of suggestions", "число предложений"),
     "fixed": Phrase("the fixed packets", "закреплённые пакеты"),
+    "room_code": Phrase("the room code", "код комнаты"),
 }
 """The request fields a page's error can name, as the page calls them."""
 

@@ -314,6 +314,38 @@ def test_analyze_in_russian_and_the_session_history(server, browser, home):  # n
     assert "dropped.jsonl" in driver.find_element("id", "summary").text
     _russian_page_has_no_english(driver)
     _shot(driver, "23-analyze-russian-desktop", "desktop")
+    # A file that fails: the last file's results go, and the reason reads on after the colon.
+    driver.execute_script(
+        """
+        const data = new DataTransfer();
+        data.items.add(new File(["not a history\\n"], "broken.jsonl"));
+        document.getElementById("drop").dispatchEvent(
+            new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+        """
+    )
+    until(
+        driver,
+        lambda d: d.find_element("tag name", "body").get_attribute("data-state") == "failed",
+        "the failed analysis",
+    )
+    failure = driver.find_element("id", "message").text
+    assert re.match(r"Анализ не удался: [a-zа-яё]", failure), failure
+    for section in ("summary", "deals", "leaks"):
+        assert not driver.find_element("id", section).is_displayed(), section
+    driver.execute_script(  # the good file again, for what follows
+        """
+        const data = new DataTransfer();
+        data.items.add(new File([arguments[0]], "dropped.jsonl"));
+        document.getElementById("drop").dispatchEvent(
+            new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+        """,
+        home["history"].read_text(encoding="utf-8"),
+    )
+    until(
+        driver,
+        lambda d: d.find_element("tag name", "body").get_attribute("data-state") == "done",
+        "",
+    )
     driver.find_element("id", "lang-en").click()
     assert driver.find_element("tag name", "h1").text == "Analyze a history of play"
     assert "lang=en" in css(driver, "a.deal-link")[0].get_attribute("href")

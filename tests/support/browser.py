@@ -31,7 +31,7 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 SHOTS = Path(os.environ.get("QUINTET_SCREENSHOTS") or REPO / "tests" / "artifacts")
 AXE = Path(__file__).resolve().parent / "axe.min.js"
 WAIT = 60  # seconds a page may take to show something (solves included)
-SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
+SIZES = {"desktop": (1366, 900), "laptop": (1280, 800), "phone": (390, 844)}
 
 
 def install_chromium() -> None:
@@ -122,7 +122,7 @@ def open_browser() -> Iterator[Any]:
 
 
 def set_size(driver: Any, size: str) -> None:
-    """The viewport of ``size`` (desktop 1366 x 900; phone 390 x 844, a touch screen)."""
+    """The viewport of ``size`` (desktop 1366 x 900, laptop 1280 x 800; phone 390 x 844, a touch screen)."""
     width, height = SIZES[size]
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
@@ -132,11 +132,13 @@ def set_size(driver: Any, size: str) -> None:
 
 def until(driver: Any, condition: Any, message: str) -> Any:
     """Wait (at most :data:`WAIT` seconds) for ``condition(driver)`` to be true; its value."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(
-        lambda d: condition(d), message=message
-    )
+    # An element found and then re-rendered by the page between two calls is looked at again.
+    return WebDriverWait(
+        driver, WAIT, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(lambda d: condition(d), message=message)
 
 
 def ready(driver: Any) -> None:

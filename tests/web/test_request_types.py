@@ -18,7 +18,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from solver.app.limits import MAX_SEED, MAX_TOP
-from solver.web import analysis_api, api
+from solver.web import analysis_api, api, duel_api
 from solver.web.app import create_app
 from solver.web.fields import Body
 
@@ -28,7 +28,7 @@ with warnings.catch_warnings():
 
 MODELS: dict[str, type[BaseModel]] = {
     name: model
-    for module in (api, analysis_api)
+    for module in (api, analysis_api, duel_api)
     for name, model in vars(module).items()
     if isinstance(model, type) and issubclass(model, BaseModel) and name.endswith("In")
 }

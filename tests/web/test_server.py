@@ -264,7 +264,8 @@ def test_host_beyond_loopback_prints_one_warning(servers):
     assert server.process.wait(timeout=30) == 0
     assert server.stderr_lines() == [
         "quintet: warning: listening on 0.0.0.0, beyond this machine: anyone who can reach it "
-        "can use the solver (clients must use an allowed host name: --allow-host NAME)"
+        "can use the solver and open duel rooms, over plain HTTP that others on the network "
+        "can read (clients must use an allowed host name: --allow-host NAME)"
     ]
 
 

@@ -61,7 +61,12 @@
   // Text the server wrote (messages, file names): marked English for screen readers.
   const serverText = (text) => el("span", { lang: "en", class: "server-text", text });
   // An error's text: in the page's language when the server sent it so, else English (marked).
-  const errorText = (error) => (error.localized ? el("span", { class: "server-text", text: error.message }) : serverText(error.message));
+  // afterColon: it follows "The analysis failed:", so it starts in lower case (not an acronym: "JSON").
+  const errorText = (error, afterColon) => {
+    let text = error.message;
+    if (afterColon && /^\p{Lu}\p{Ll}/u.test(text)) text = text[0].toLowerCase() + text.slice(1);
+    return error.localized ? el("span", { class: "server-text", text }) : serverText(text);
+  };
 
   function translate() {
     document.documentElement.lang = state.lang;
@@ -112,6 +117,15 @@
     }
   }
 
+  // An error answer: the server's message in the page's language, else the page's words for its
+  // status (a busy or stopping server, a lost job), else the server's English (marked so).
+  function apiError(response, data) {
+    const key = "status_" + response.status;
+    if (!data.message && ANALYSIS_I18N.en[key]) return new ApiError(t(key), response.status, data.code, true);
+    const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
+    return new ApiError(detail, response.status, data.code, Boolean(data.message));
+  }
+
   async function post(path, body) {
     const response = await fetch(path, {
       method: "POST",
@@ -119,10 +133,7 @@
       body: JSON.stringify(body),
     });
     const data = await response.json().catch(() => ({ detail: response.statusText }));
-    if (!response.ok) {
-      const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
-      throw new ApiError(detail, response.status, data.code, Boolean(data.message));
-    }
+    if (!response.ok) throw apiError(response, data);
     return data;
   }
 
@@ -140,10 +151,7 @@
       await new Promise((resolve) => setTimeout(resolve, 250));
       const response = await fetch("/api/jobs/" + status.id, { headers: { "Accept-Language": state.lang } });
       const data = await response.json().catch(() => ({ detail: response.statusText }));
-      if (!response.ok) {
-        const detail = data.message || (typeof data.detail === "string" ? data.detail : response.statusText);
-        throw new ApiError(detail, response.status, data.code, Boolean(data.message));
-      }
+      if (!response.ok) throw apiError(response, data);
       status = data;
     }
   }

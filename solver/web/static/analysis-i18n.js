@@ -4,6 +4,12 @@
 "use strict";
 window.ANALYSIS_I18N = {
   en: {
+    status_404: "The server no longer knows this job (it was restarted, or the job ended long ago): try again.",
+    status_408: "The request reached the server too slowly: try again.",
+    status_413: "The request is larger than the server takes.",
+    status_429: "The server is busy with other work: try again in a few seconds.",
+    status_500: "The server failed (a bug, not your input): try again, and tell us if it repeats.",
+    status_503: "The server is shutting down: start quintet serve again.",
     nav: "Pages", nav_play: "Play", nav_analyze: "Analyze", nav_study: "Study", language: "Language",
     analyze_title: "Analyze a history of play",
     analyze_intro: "Every deal of a history graded exactly against its equilibrium: the summary, the worst deals first, and the leaks behind them.",
@@ -73,6 +79,12 @@ window.ANALYSIS_I18N = {
     position_n: "position {n}",
   },
   ru: {
+    status_404: "Сервер больше не знает эту задачу (его перезапустили или задача кончилась давно): попробуйте снова.",
+    status_408: "Запрос шёл до сервера слишком долго: попробуйте снова.",
+    status_413: "Запрос больше, чем принимает сервер.",
+    status_429: "Сервер занят другой работой: попробуйте через несколько секунд.",
+    status_500: "Сбой сервера (ошибка программы, а не ваших данных): попробуйте снова, а если повторится — сообщите нам.",
+    status_503: "Сервер останавливается: запустите quintet serve снова.",
     nav: "Страницы", nav_play: "Игра", nav_analyze: "Анализ", nav_study: "Изучение", language: "Язык",
     analyze_title: "Анализ истории игры",
     analyze_intro: "Каждая сдача истории точно оценена против своего равновесия: сводка, худшие сдачи в начале и утечки за ними.",

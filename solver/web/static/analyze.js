@@ -100,10 +100,13 @@
     } catch (error) {
       document.body.dataset.state = "failed";
       status("");
+      // The last file's results must not look like this file's.
+      view.doc = null;
+      for (const id of ["summary", "deals", "leaks"]) $(id).hidden = true;
       const tooLarge = error.status === 413;
       if (tooLarge) message(t("too_large", { kb: Math.ceil(size / 1024), max: MAX_BODY / 1024 }));
       else if (error.status === "cancelled" || error.status === "timeout") message(t(error.status));
-      else message(t("failed"), " ", A.errorText(error));
+      else message(t("failed"), " ", A.errorText(error, true));
     } finally {
       running = null;
       cancel.hidden = true;

@@ -6,7 +6,7 @@
   const N_PACKETS = 5;
   const PACKET_SIZE = 5;
   const POLL_MS = 150;
-  const VIEWS = ["play", "train", "analysis"];
+  const VIEWS = ["play", "train", "analysis", "duel"];
   const $ = (id) => document.getElementById(id);
 
   const state = {
@@ -60,9 +60,9 @@
   }
 
   // ---------- the server ----------
-  async function api(method, path, body) {
+  async function api(method, path, body, headers) {
     // The server answers errors in the page's language.
-    const options = { method, headers: { "Accept-Language": state.lang } };
+    const options = { method, headers: { "Accept-Language": state.lang, ...(headers || {}) } };
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
@@ -75,7 +75,14 @@
     // 422: a value the page's own controls cannot make (the page's words, not the validator's).
     if (response.status === 422) throw new Error(t("bad_value"));
     // message: the error in the page's language and words (detail: the library's English).
-    if (!response.ok) throw new Error(data.message || (typeof data.detail === "string" ? data.detail : response.statusText));
+    if (!response.ok) {
+      // No message in the page's language (a busy or stopping server, a lost job): the page's own words.
+      const key = "status_" + response.status; // status_404, status_429, status_503...
+      const known = !data.message && I18N.en[key] ? t(key) : null;
+      const error = new Error(data.message || known || (typeof data.detail === "string" ? data.detail : response.statusText));
+      error.status = response.status; // the duel stops waiting on a room that is gone (404) or not its (403)
+      throw error;
+    }
     return data;
   }
 
@@ -116,6 +123,7 @@
     const params = new URLSearchParams();
     params.set("lang", state.lang);
     params.set("view", state.view);
+    if (state.view === "duel" && state.room) params.set("room", state.room);
     if (state.view === "analysis") {
       params.set("mode", state.mode);
       if (state.aceLow) params.set("ace", "1");
@@ -145,6 +153,7 @@
     state.dealt = !state.cardsText;
     // grade=1 (the Analyze page's links): grade the arrangement once it is laid out.
     state.gradeOnOpen = params.get("grade") === "1";
+    state.room = params.get("room"); // a duel room's code (the link the other player got)
     const arrangement = params.get("arr");
     return arrangement ? arrangement.split("_").map((p) => p.match(/../g) || []) : null;
   }
@@ -161,11 +170,24 @@
   }
 
   // ---------- dealing ----------
+  // Deals asked for one after another answer in any order: only the last one asked goes on the
+  // table (a session's deal must not be replaced by an older request's, nor the duel's).
+  let dealing = 0;
+  const claimTable = () => ++dealing;
+
   async function loadHoldings(arrangement) {
     showMessage("");
     const body = holdingsBody();
     if (state.seed === null) delete body.seed;
-    const data = await api("POST", "/api/holdings", body);
+    const ticket = claimTable();
+    let data;
+    try {
+      data = await api("POST", "/api/holdings", body);
+    } catch (error) {
+      if (ticket !== dealing) return; // an older request's error says nothing of the table now
+      throw error;
+    }
+    if (ticket !== dealing) return;
     state.seed = data.seed;
     state.holding = data.holding;
     state.opponent = data.opponent_holding;
@@ -215,7 +237,11 @@
 
   async function runJob(kind, body, onProgress) {
     showMessage("");
-    const job = await api("POST", "/api/jobs/" + kind, body);
+    return followJob(await api("POST", "/api/jobs/" + kind, body), onProgress);
+  }
+
+  // A started job (its status), followed to its end: its document, or an error in the page's words.
+  async function followJob(job, onProgress) {
     state.job = job.id;
     setBusy(true);
     try {
@@ -263,6 +289,11 @@
 
   // ---------- views and language ----------
   function setView(view) {
+    // The duel's deal is the room's: it does not stay on the table of another view.
+    if (state.view === "duel" && view !== "duel") {
+      state.holding = [];
+      $("table").hidden = true;
+    }
     state.view = view;
     document.body.dataset.view = view;
     for (const link of document.querySelectorAll("[data-view]")) {
@@ -272,7 +303,8 @@
     for (const section of document.querySelectorAll("[data-views]")) {
       section.hidden = !section.dataset.views.split(" ").includes(view);
     }
-    if (view !== "analysis") Quintet.session.resume(view);
+    if (view === "play" || view === "train") Quintet.session.resume(view);
+    if (view === "duel") Quintet.duel.shown();
     writeUrl();
   }
 
@@ -316,7 +348,7 @@
     } catch (error) {
       showMessage(error.message);
     }
-    for (const module of [Quintet.session, Quintet.panels, Quintet.table, Quintet.trainer]) module.init();
+    for (const module of [Quintet.session, Quintet.panels, Quintet.table, Quintet.trainer, Quintet.duel]) module.init();
     translatePage();
     for (const hook of hooks.language) hook();
     document.body.dataset.ready = "true";
@@ -331,8 +363,8 @@
 
   window.Quintet = {
     N_PACKETS, PACKET_SIZE, state, hooks, t, categoryName, verdictName, playerInfo, playerTitle, api,
-    rulesBody, holdingsBody, showMessage, runJob, working, percent, el, button, writeUrl, dealSession,
-    translatePage, layout: null, session: null, panels: null, table: null, trainer: null,
+    rulesBody, holdingsBody, showMessage, runJob, followJob, claimTable, working, percent, el, button, writeUrl, dealSession,
+    translatePage, layout: null, session: null, panels: null, table: null, trainer: null, duel: null,
   };
   // After every deferred script: the other modules fill their parts of Quintet.
   document.addEventListener("DOMContentLoaded", start);
