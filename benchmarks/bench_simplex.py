@@ -145,8 +145,9 @@ def record(index: int, time_limit: float, payoff: str = "win", mirror: bool = Tr
     return lp
 
 
-def replay(sequence: dict, engine: str) -> list[tuple[float, float, float]]:
-    """``(seconds, certified gap, value)`` of each LP of a recorded sequence on ``engine``.
+def replay(sequence: dict, engine: str, fallbacks: list[int] | None = None) -> list[tuple]:
+    """``(seconds, certified gap, value)`` of each LP of a recorded sequence on ``engine``;
+    the warm simplex's GLOP fallbacks are appended to ``fallbacks``.
 
     The seconds are the engine's own CPU seconds (one BLAS thread): its changes since
     the last solve, and the solve.
@@ -182,6 +183,8 @@ def replay(sequence: dict, engine: str) -> list[tuple[float, float, float]]:
         took += time.process_time() - started
         if kind != "guess":
             getattr(store, {"row": "add_row", "column": "add_column"}.get(kind, kind))(*data)
+    if fallbacks is not None and engine != "HiGHS kept warm":
+        fallbacks.append(game.fallbacks)
     return found
 
 
@@ -203,6 +206,7 @@ def save_games(path: Path, indices: range, time_limit: float) -> None:
 def replay_tables(args) -> list[h.Table]:
     """Record the deals' LP sequences, replay them on every engine, tabulate."""
     runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in REPLAYED}
+    fallbacks: list[int] = []  # the warm simplex's, per deal
     for index in range(args.first, args.first + args.replay_deals):
         lp = record(index, args.time_limit)
         h.log(f"deal {index}: {len(lp.games)} LPs recorded, the last {lp.games[-1].shape}")
@@ -215,7 +219,9 @@ def replay_tables(args) -> list[h.Table]:
                     found = h.last(__file__, "--child", "highs", str(path))["found"]
                 runs[name].extend(map(tuple, found))
             else:
-                runs[name].extend(replay(sequence, name))
+                runs[name].extend(
+                    replay(sequence, name, fallbacks if name == REPLAYED[0] else None)
+                )
     count = len(runs[REPLAYED[0]])
     table = h.Table(
         f"The double oracle's LP sequence replayed: {count} LPs of {args.replay_deals} deals",
@@ -231,7 +237,8 @@ def replay_tables(args) -> list[h.Table]:
     totals = {name: sum(t for t, _, _ in found) for name, found in runs.items()}
     table.notes += [
         "per LP: CPU time of the changes since the last solve (rows, columns, restriction) and the solve; "
-        "the warm simplex falls back to GLOP when its bounds disagree, as in the solver; "
+        "the warm simplex falls back to GLOP when its bounds disagree, as in the solver "
+        f"(here {sum(fallbacks)} of {count} LPs); "
         "HiGHS in a process of its own (OR-Tools bundles another HiGHS of the same soname)",
         f"HiGHS: primal and dual feasibility tolerances {HIGHS_TOLERANCE:g}, strategies "
         "read from its primal values and row duals; GLOP: the solver's own settings",
