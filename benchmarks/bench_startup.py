@@ -214,9 +214,9 @@ STAGES: dict[str, list[tuple[str, str]]] = {
         ("equilibria/frontier_game.py", "best_columns"),
     ],
     "warm-up": [("equilibria/regret_matching.py", "solve")],
-    "LP pivots": [("equilibria/matrix_game.py", "solve")],  # less the next two
-    "LP read-out": [("equilibria/simplex.py", "_exact_solution")],
-    "GLOP": [("equilibria/matrix_game.py", "_solve_lp")],
+    "LP pivots": [("lp/matrix_game.py", "solve")],  # less the next two
+    "LP read-out": [("lp/simplex.py", "_exact_solution")],
+    "GLOP": [("lp/matrix_game.py", "_solve_lp")],
 }
 STAGE_NOTES = [
     "frontier: the cold build and its strategy arrays; outcome vectors: each strategy's "

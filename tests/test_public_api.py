@@ -28,7 +28,7 @@ import solver
 REPO = Path(__file__).resolve().parents[1]
 LAZY = dict(solver._LAZY)  # the table under test
 HEAVY = ("ortools", "scipy", "fastapi", "dask", "distributed", "sqlite3")
-HEAVY_LAYERS = ("solver.response", "solver.equilibria", "solver.book")
+HEAVY_LAYERS = ("solver.response", "solver.equilibria", "solver.lp", "solver.book")
 
 
 def _home(name: str) -> object:

@@ -37,7 +37,7 @@ starting from the double oracle's final sets ``R`` (variables) and ``C``
 (constraints), repeat:
 
 1. solve ``min h . x`` over ``x`` on ``R`` with the constraints of ``C`` (a
-   linear program: on the warm simplex, :mod:`solver.equilibria.face_simplex`,
+   linear program: on the warm simplex, :mod:`solver.lp.face_simplex`,
    or GLOP if that gives up), with duals ``lambda >= 0`` on ``C`` and ``mu`` on
    the sum;
 2. add to ``C`` the column strategies with ``u(x, b) < v`` (the oracle's best
@@ -72,11 +72,11 @@ vertex of that program's polyhedron, the same for every such ``W``.  So
 ``v`` stays below the value; only the objective changes, and the program
 goes on from its last basis.  The programs are solved on the double
 oracle's own warm simplex, its first basis crashed from the double oracle's
-equilibrium (:mod:`solver.equilibria.face_simplex`): that basis is usually
+equilibrium (:mod:`solver.lp.face_simplex`): that basis is usually
 optimal already, where GLOP solved each side's first program from scratch
 (issue #25: 150 seeded mirror classes, both payoffs, 0.770 -> 0.554 s a
 class).  If the simplex gives up, the search goes on from its sets with one
-GLOP model (:func:`~solver.equilibria.face_program.warm_program`): the
+GLOP model (:func:`~solver.lp.face_program.warm_program`): the
 optimum, a vertex, is the same.
 Until issue #25 a first search at the fixed value ``v - SLACK`` measured
 the slope (4e4 to 2.3e5 on mirror win deals 1-12), and its program cost as
@@ -114,12 +114,17 @@ import numpy as np
 from solver.equilibria.canonical_costs import costs
 from solver.equilibria.double_oracle import DoubleOracle
 from solver.equilibria.face_matrix import FaceMatrix
-from solver.equilibria.face_program import FacePoint, FaceProgram, Program, warm_program
-from solver.equilibria.face_simplex import simplex_program
-from solver.equilibria.matrix_game import one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, PayoffOracle
-from solver.equilibria.vertex import structural_vertex
 from solver.errors import SimplexError, SolverError
+from solver.lp import (
+    FacePoint,
+    FaceProgram,
+    Program,
+    one_blas_thread,
+    simplex_program,
+    structural_vertex,
+    warm_program,
+)
 
 __all__ = [
     "SLACK",
@@ -223,7 +228,7 @@ def _search(
     At the fixed ``value``, or with ``weight`` over ``(x, v)`` (see the module);
     ``cost`` of every strategy of the side (default its canonical costs; a
     probability range's: the one strategy's); ``program`` solves the restricted
-    programs (:func:`~solver.equilibria.face_program.warm_program`).
+    programs (:func:`~solver.lp.face_program.warm_program`).
     """
     cost = side.costs if cost is None else cost
     for rounds in range(1, _MAX_ROUNDS + 1):
@@ -268,7 +273,7 @@ def _canonical(
     """The side's canonical strategy; ``start`` an equilibrium over its first sets (mine, theirs).
 
     The programs are solved on the warm simplex, crashed from ``start``
-    (:mod:`solver.equilibria.face_simplex`); if it gives up, the search goes on
+    (:mod:`solver.lp.face_simplex`); if it gives up, the search goes on
     from its sets with GLOP (one model throughout: a larger weight changes the
     objective only, and GLOP goes on from its basis).
     """
@@ -452,7 +457,7 @@ def canonical_pair_from(
     some equilibrium's supports (a stored equilibrium's, say), the search
     adds what the canonical pair needs.  ``start``, an equilibrium (each
     player's probabilities by strategy), gives the search's first basis
-    (:mod:`solver.equilibria.face_simplex`); the result does not depend on it.
+    (:mod:`solver.lp.face_simplex`); the result does not depend on it.
 
     >>> from solver.equilibria.double_oracle import MatrixOracle
     >>> game = MatrixOracle(np.array([[1.0, -1.0], [-1.0, 1.0]]))

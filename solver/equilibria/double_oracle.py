@@ -14,7 +14,7 @@ Keep restricted sets ``R`` (rows) and ``C`` (columns), a strategy or a few
 each to begin with.  Each iteration
 
 1. solves the restricted game ``u`` on ``R x C`` by linear programming
-   (:class:`solver.equilibria.matrix_game.MatrixGameLP`), giving mixed
+   (:class:`solver.lp.matrix_game.MatrixGameLP`), giving mixed
    strategies ``x`` over ``R`` and ``y`` over ``C``;
 2. asks the oracle for the best responses, certifying bounds on the value
    ``v`` of the whole game::
@@ -75,12 +75,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver.equilibria.matrix_game import MatrixGameLP, MatrixGameSolution, one_blas_thread
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle, PayoffOracle
 from solver.equilibria.regret_matching import RegretMatching, WarmUp
 from solver.equilibria.restricted_set import RestrictedSet, checked_start
 from solver.equilibria.tolerance import DEFAULT_TOLERANCE
 from solver.errors import SolverError
+from solver.lp import MatrixGameLP, MatrixGameSolution, one_blas_thread
 from solver.util.time_limit import check_time_limit
 
 __all__ = [
@@ -173,7 +173,7 @@ class DoubleOracle:
         Best responses added per side and iteration.
     warm_simplex
         Solve the restricted games with the warm simplex rather than GLOP
-        from scratch (:class:`~solver.equilibria.matrix_game.MatrixGameLP`).
+        from scratch (:class:`~solver.lp.matrix_game.MatrixGameLP`).
     units
         The units of the records' bounds and the tolerance, as an
         increasing map from the oracle's payoffs (default: the same).

@@ -11,8 +11,8 @@ best response over a frontier is a best response over all arrangements.
 The game is solved by double oracle (:mod:`solver.equilibria.double_oracle`,
 where the maths is) with the deal as its payoff oracle
 (:mod:`solver.equilibria.frontier_game`, where the best responses are).  The
-restricted games are linear programs (:mod:`solver.equilibria.matrix_game`:
-the warm-started simplex of :mod:`solver.equilibria.simplex`, checked, with
+restricted games are linear programs (:mod:`solver.lp.matrix_game`:
+the warm-started simplex of :mod:`solver.lp.simplex`, checked, with
 GLOP to fall back on).  The certified bounds
 ``lower = min_b u(x, b) <= value <= max_a u(a, y) = upper`` hold for the whole
 game; ``upper - lower`` is the certified gap, what either player could gain by
@@ -204,7 +204,7 @@ _WARM_UP = {
     (Payoff.GAME_RESULT, True): WarmUp(gap=0.01, keep=0.05, guess=True, prune=0.05),
     (Payoff.GAME_RESULT, False): None,
 }
-# The restricted games are solved by the warm simplex (solver.equilibria.simplex),
+# The restricted games are solved by the warm simplex (solver.lp.simplex),
 # on one BLAS thread, by default.  On win games, whose restricted games reach hundreds of
 # strategies, it wins where it matters (benchmarks/bench_fast.py --glop: the
 # slowest of 16 deals 25 s against 179 s for GLOP from scratch; p95 10 s
@@ -231,7 +231,7 @@ class DealDoubleOracle(double_oracle.DoubleOracle):
         margin in mirror mode, 5 for other margin games, 30 for win).
     warm_simplex
         Solve the restricted games with the warm simplex
-        (:mod:`solver.equilibria.simplex`) rather than GLOP from scratch
+        (:mod:`solver.lp.simplex`) rather than GLOP from scratch
         (default: yes).  Either way the result is certified the same.
     warm_up
         Start with restricted games solved approximately where that pays

@@ -77,7 +77,7 @@ class WarmUp:
         nothing.  0: always all ``iterations``.
     guess
         Start the exact phase's first linear program from the basis the
-        averages suggest (:meth:`~solver.equilibria.matrix_game.MatrixGameLP.guess`)
+        averages suggest (:meth:`~solver.lp.matrix_game.MatrixGameLP.guess`)
         rather than from the slacks'.
     prune
         While warming up, once a side holds ``prune_from`` strategies, the

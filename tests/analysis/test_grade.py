@@ -32,11 +32,11 @@ from solver.analysis.grade import (
 )
 from solver.book.source import DEFAULT_SOURCE
 from solver.equilibria.equilibrium import Payoff, solve
-from solver.equilibria.matrix_game import solve_matrix_game
 from solver.errors import ArrangementError, SolverError
 from solver.game.arrangement import Arrangement, score
 from solver.game.deal import deal
 from solver.game.rules import Rules
+from solver.lp import solve_matrix_game
 from solver.models.heuristics import greedy_arrangement, random_arrangement
 from tests.support import brute_force as bf
 

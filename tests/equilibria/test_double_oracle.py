@@ -17,10 +17,10 @@ import pytest
 
 from solver.equilibria import double_oracle
 from solver.equilibria.double_oracle import DoubleOracle, IterationRecord, Solution, solve_game
-from solver.equilibria.matrix_game import solve_matrix_game
 from solver.equilibria.payoff_oracle import BestResponses, MatrixOracle
 from solver.equilibria.regret_matching import WarmUp
 from solver.errors import SolverError
+from solver.lp import solve_matrix_game
 
 ROCK_PAPER_SCISSORS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=np.float64)
 

@@ -24,11 +24,11 @@ import pytest
 from solver.equilibria import double_oracle
 from solver.equilibria.equilibrium import DealDoubleOracle, solve
 from solver.equilibria.frontier_game import FrontierGame
-from solver.equilibria.matrix_game import solve_matrix_game
 from solver.errors import SolverError
 from solver.game.arrangement import points_against
 from solver.game.deal import deal
 from solver.game.rules import Rules
+from solver.lp import solve_matrix_game
 from solver.models.opponents import Objective, Opponent
 from solver.response.best_response import SolveStatus, best_response
 from solver.response.frontier_response import frontier_best_response

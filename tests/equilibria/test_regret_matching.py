@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.equilibria.matrix_game import solve_matrix_game
 from solver.equilibria.regret_matching import RegretMatching, WarmUp
 from solver.errors import SolverError
+from solver.lp import solve_matrix_game
 
 
 def exploitability(payoff: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:

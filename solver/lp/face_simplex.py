@@ -7,7 +7,7 @@ solves the weighted face program over the side's restricted sets::
 
 ``P`` the side's payoffs (its strategies by the opponent's), ``h`` the
 canonical costs.  Here it is the column player's program of
-:class:`~solver.equilibria.simplex.WarmSimplex` on the opponent's payoffs
+:class:`~solver.lp.simplex.WarmSimplex` on the opponent's payoffs
 ``M = -P^T``, shifted by ``s`` so that every entry of ``M + s`` is at least 1::
 
     maximize c^T q   subject to   (M + s) q <= 1,  q >= 0,   c = K 1 - h.
@@ -26,16 +26,14 @@ the face program's duals are ``lambda = y`` and ``mu = K - s 1^T y``, and the
 search prices the strategies outside the sets with them unchanged.
 
 Why.  GLOP solved each side's first face program from scratch, and that was
-most of the selection (seeded mirror win classes: 0.68 s of a 0.8 s
-selection at 481 strategies).  The simplex starts instead from the double
-oracle's equilibrium (:meth:`~solver.equilibria.simplex.WarmSimplex.crash`
+most of the selection.  The simplex starts instead from the double
+oracle's equilibrium (:meth:`~solver.lp.simplex.WarmSimplex.crash`
 from its supports), which is usually the canonical vertex of the restricted
-game already: on seeded mirror win classes its basis took no pivot at all in
-most, and the whole search took 0.06 s at 481.  The next rounds' strategies
+game already, so its basis often needs no pivot at all.  The next rounds' strategies
 join as rows and columns (the simplex goes on, dual then primal); a larger
 ``W`` changes the costs only (primal simplex from the last basis).  On any
 :class:`~solver.errors.SimplexError` the caller solves with GLOP instead:
-the optimum, a vertex, is the same, and :func:`~solver.equilibria.vertex.structural_vertex`
+the optimum, a vertex, is the same, and :func:`~solver.lp.vertex.structural_vertex`
 recomputes it from its structure alone either way.
 
 >>> payoff = np.array([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [1.0, -1.0, 1.0]])  # my 3 x their 3
@@ -53,18 +51,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.equilibria.face_program import FacePoint, Program
-from solver.equilibria.simplex import WarmSimplex
 from solver.errors import SimplexError
+from solver.lp.face_program import FacePoint, Program
+from solver.lp.options import DEFAULT_OPTIONS, LPOptions
+from solver.lp.simplex import WarmSimplex
 
 __all__ = ["simplex_program"]
 
-# A start strategy's probability above this puts it in the crash basis.
-_SUPPORT = 1e-12
-
 
 def simplex_program(
-    lowest: float | None, start: tuple[np.ndarray, np.ndarray] | None = None
+    lowest: float | None,
+    start: tuple[np.ndarray, np.ndarray] | None = None,
+    options: LPOptions = DEFAULT_OPTIONS,
 ) -> Program:
     """The weighted face programs of one search, solved on one warm simplex (see the module).
 
@@ -75,8 +73,11 @@ def simplex_program(
         ``lowest``; None: the first program's least), which sets the shift.
     start
         An equilibrium of the first program's game, as probabilities over
-        the side's strategies and the opponent's: its supports crash the
+        the side's strategies and the opponent's: its supports (probabilities
+        above :attr:`~solver.lp.options.LPOptions.support`) crash the
         simplex's first basis.  None: the slack basis.
+    options
+        Tolerances (:class:`~solver.lp.options.LPOptions`).
 
     The program raises :class:`~solver.errors.SimplexError` when the simplex
     gives up (its state is then unusable: the caller solves on with GLOP).
@@ -94,12 +95,12 @@ def simplex_program(
         simplex = state.get("simplex")
         if simplex is None:
             least = float(theirs.min()) if lowest is None else min(float(theirs.min()), lowest)
-            simplex = state["simplex"] = WarmSimplex(shift=1.0 - least)
+            simplex = state["simplex"] = WarmSimplex(shift=1.0 - least, options=options)
             if start is not None and (start[0].shape[0], start[1].shape[0]) == payoff.shape:
                 try:
                     _crash(simplex, theirs, *start)
                 except SimplexError:  # a singular guess: from the slack basis
-                    simplex = state["simplex"] = WarmSimplex(shift=1.0 - least)
+                    simplex = state["simplex"] = WarmSimplex(shift=1.0 - least, options=options)
         factor = float(weight) * (simplex.shift - value)
         _, q, conceded = simplex.solve(theirs, factor - cost)
         duals = np.maximum(simplex.duals, 0.0)
@@ -110,7 +111,8 @@ def simplex_program(
 
 def _crash(simplex: WarmSimplex, theirs: np.ndarray, mine: np.ndarray, their: np.ndarray) -> None:
     """Crash the first basis from an equilibrium: as many of each support, most likely first."""
-    columns = np.argsort(-mine, kind="stable")[: int((mine > _SUPPORT).sum())]
-    rows = np.argsort(-their, kind="stable")[: int((their > _SUPPORT).sum())]
+    support = simplex.options.support
+    columns = np.argsort(-mine, kind="stable")[: int((mine > support).sum())]
+    rows = np.argsort(-their, kind="stable")[: int((their > support).sum())]
     count = min(columns.size, rows.size)
     simplex.crash(theirs, rows[:count], columns[:count])

@@ -14,7 +14,7 @@ either player could gain by deviating.
 :class:`MatrixGameLP` keeps the matrix between solves and grows it a row
 or a column at a time, as the double oracle (:mod:`solver.equilibria.double_oracle`)
 needs, optionally re-optimizing from the last basis with the warm simplex of
-:mod:`solver.equilibria.simplex`; :func:`solve_matrix_game` solves a whole matrix at
+:mod:`solver.lp.simplex`; :func:`solve_matrix_game` solves a whole matrix at
 once with GLOP.
 
 >>> rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
@@ -35,28 +35,38 @@ from typing import Any
 
 import numpy as np
 
-from solver.equilibria.simplex import SimplexError, WarmSimplex
-from solver.errors import SolverError
+from solver.errors import SimplexError, SolverError
+from solver.lp.options import DEFAULT_OPTIONS, LPOptions
+from solver.lp.simplex import WarmSimplex
 
-__all__ = ["MatrixGameLP", "MatrixGameSolution", "one_blas_thread", "solve_matrix_game"]
+__all__ = [
+    "MatrixGameLP",
+    "MatrixGameSolution",
+    "glop_parameters",
+    "one_blas_thread",
+    "solve_matrix_game",
+]
 
-# Tight tolerances: equilibria are certified to 1e-9 by default.  Rarely the
-# tight tolerances make GLOP give up on a degenerate game; then the next
-# settings are tried in turn.
-_GLOP_PARAMETERS = (
-    "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12",
-    "primal_feasibility_tolerance:1e-10 dual_feasibility_tolerance:1e-10 use_dual_simplex:true",
-    "",
-)
 
-# The warm simplex's answer is used when the bounds it certifies on the
-# restricted game are this close; otherwise GLOP solves it afresh.
-_WARM_GAP = 1e-10
-# A guessed equilibrium's strategies of probability at least this over uniform
-# start the warm simplex's first basis (MatrixGameLP.guess).  A quarter: the first
-# exact solve of mirror win deals 4, 36 and 39 took 613, 460 and 82 pivots instead of
-# 1,626, 1,153 and 248 from the slacks (a half: about as many on deals 4 and 36).
-_GUESSED = 0.25
+def glop_parameters(options: LPOptions = DEFAULT_OPTIONS) -> tuple[str, ...]:
+    """GLOP's settings, tried in turn until one solves the program.
+
+    Tight tolerances first (equilibria are certified to 1e-9 by default);
+    rarely they make GLOP give up on a degenerate game, and looser ones follow.
+
+    >>> glop_parameters()[0]
+    'primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12'
+    >>> glop_parameters(LPOptions(glop_feasibility=-1.0))
+    Traceback (most recent call last):
+        ...
+    solver.errors.SolverError: glop_feasibility must be a positive finite number, got -1.0
+    """
+    tight = options.glop_feasibility
+    return (
+        f"primal_feasibility_tolerance:{tight:g} dual_feasibility_tolerance:{tight:g}",
+        "primal_feasibility_tolerance:1e-10 dual_feasibility_tolerance:1e-10 use_dual_simplex:true",
+        "",
+    )
 
 
 @dataclass(frozen=True)
@@ -130,7 +140,9 @@ def _request(matrix: np.ndarray, parameters: str) -> Any:
     return request
 
 
-def _solve_lp(matrix: np.ndarray, baseline: float = 0.0) -> MatrixGameSolution:
+def _solve_lp(
+    matrix: np.ndarray, baseline: float = 0.0, options: LPOptions = DEFAULT_OPTIONS
+) -> MatrixGameSolution:
     """Solve the game ``matrix`` (at least 1 x 1) by one GLOP program.
 
     The program sees ``matrix - baseline``: adding a constant to every payoff
@@ -140,7 +152,7 @@ def _solve_lp(matrix: np.ndarray, baseline: float = 0.0) -> MatrixGameSolution:
     from ortools.linear_solver import linear_solver_pb2, pywraplp
 
     m = matrix.shape[0]
-    for parameters in _GLOP_PARAMETERS:
+    for parameters in glop_parameters(options):
         response = linear_solver_pb2.MPSolutionResponse()
         pywraplp.Solver.SolveWithProto(_request(matrix - baseline, parameters), response)
         if response.status == linear_solver_pb2.MPSOLVER_OPTIMAL:
@@ -168,11 +180,11 @@ class MatrixGameLP:
       the numpy matrix, one constraint per column with its non-zero payoffs
       (GLOP cannot warm-start a program that gained both variables and
       constraints).
-    * ``warm=True``: a :class:`solver.equilibria.simplex.WarmSimplex` keeps the last
+    * ``warm=True``: a :class:`solver.lp.simplex.WarmSimplex` keeps the last
       optimal basis and re-optimizes from it, which pays off on large,
       degenerate games (the win payoff's) whose solves from scratch dominate.
       Its answer is used only if the bounds its strategies certify on the
-      matrix agree to ``_WARM_GAP``; otherwise (and whenever it gives up)
+      matrix agree to :attr:`LPOptions.warm_gap <solver.lp.options.LPOptions.warm_gap>`; otherwise (and whenever it gives up)
       GLOP solves the game, :attr:`fallbacks` counts it, and the simplex
       restarts.
 
@@ -185,6 +197,8 @@ class MatrixGameLP:
         simplex's shift once (a payoff below it costs a restart).
     warm
         Use the warm simplex.
+    options
+        Tolerances (:class:`~solver.lp.options.LPOptions`).
 
     >>> lp = MatrixGameLP()
     >>> lp.add_column([1.0])  # a payoff for a row that does not exist yet
@@ -203,11 +217,16 @@ class MatrixGameLP:
     """
 
     def __init__(
-        self, baseline: float = 0.0, lowest: float | None = None, warm: bool = False
+        self,
+        baseline: float = 0.0,
+        lowest: float | None = None,
+        warm: bool = False,
+        options: LPOptions = DEFAULT_OPTIONS,
     ) -> None:
         self.baseline = baseline
         self.lowest = lowest
         self.warm = warm
+        self.options = options
         self._storage = np.zeros((0, 0))
         self._rows = 0
         self._columns = 0
@@ -222,9 +241,10 @@ class MatrixGameLP:
         baseline: float = 0.0,
         lowest: float | None = None,
         warm: bool = False,
+        options: LPOptions = DEFAULT_OPTIONS,
     ) -> MatrixGameLP:
         """A program holding the whole matrix ``payoff`` (rows x columns)."""
-        lp = cls(baseline, lowest, warm)
+        lp = cls(baseline, lowest, warm, options)
         lp._storage = np.array(payoff, dtype=np.float64, ndmin=2)
         lp._rows, lp._columns = lp._storage.shape
         return lp
@@ -245,7 +265,7 @@ class MatrixGameLP:
 
         Used by the warm simplex if it starts afresh at that solve
         (:meth:`WarmSimplex.crash`): the strategies of probability at least
-        :data:`_GUESSED` over uniform, as many on each side, most likely first,
+        :attr:`~solver.lp.options.LPOptions.crash_share` of uniform, as many on each side, most likely first,
         make its first basis.  A guess for a game that has grown since is
         dropped.
 
@@ -271,16 +291,16 @@ class MatrixGameLP:
         lowest = float(matrix.min())
         if self.lowest is not None:
             lowest = min(lowest, self.lowest)
-        simplex = WarmSimplex(shift=1.0 - lowest)
+        simplex = WarmSimplex(shift=1.0 - lowest, options=self.options)
         guess, self._guess = self._guess, None
         if guess is None or (guess[0].shape[0], guess[1].shape[0]) != matrix.shape:
             return simplex
-        count = min(int((p >= _GUESSED / p.shape[0]).sum()) for p in guess)
+        count = min(int((p >= self.options.crash_share / p.shape[0]).sum()) for p in guess)
         rows, columns = (np.argsort(-p, kind="stable")[:count] for p in guess)
         try:
             simplex.crash(matrix, rows, columns)
         except SimplexError:  # a singular guess: from the slack basis
-            return WarmSimplex(shift=1.0 - lowest)
+            return WarmSimplex(shift=1.0 - lowest, options=self.options)
         return simplex
 
     @property
@@ -331,15 +351,14 @@ class MatrixGameLP:
             raise SolverError("a matrix game needs at least one row and one column")
         matrix = self._storage[: self._rows, : self._columns]
         if not self.warm:
-            return _solve_lp(matrix, self.baseline)
+            return _solve_lp(matrix, self.baseline, self.options)
         guessed = self._simplex is None and self._guess is not None
         if self._simplex is None:
             self._simplex = self._new_simplex(matrix)
         self._guess = None
         try:
             # One BLAS thread: the simplex's products are matrix-vector ones on a
-            # few hundred rows, where OpenBLAS's threads cost more than they save
-            # (about 3x the CPU, and far more wall time on a loaded machine).
+            # few hundred rows, where OpenBLAS's threads cost more than they save.
             with one_blas_thread():
                 try:
                     row, column, value = self._simplex.solve(matrix)
@@ -347,24 +366,24 @@ class MatrixGameLP:
                     if not guessed:
                         raise
                     # The guessed basis did not become feasible soon: from the slacks.
-                    self._simplex = WarmSimplex(shift=self._simplex.shift)
+                    self._simplex = WarmSimplex(shift=self._simplex.shift, options=self.options)
                     row, column, value = self._simplex.solve(matrix)
         except SimplexError:
             self._simplex = None  # start afresh next time (with a new shift)
         else:
             lower, upper = float((row @ matrix).min()), float((matrix @ column).max())
-            if upper - lower <= _WARM_GAP * max(1.0, abs(value)):
+            if upper - lower <= self.options.warm_gap * max(1.0, abs(value)):
                 return MatrixGameSolution(row, column, value + 0.0, lower, upper)
         self.fallbacks += 1
-        return _solve_lp(matrix, self.baseline)
+        return _solve_lp(matrix, self.baseline, self.options)
 
 
 def one_blas_thread() -> Any:
     """A context in which BLAS runs on one thread.
 
     Matrix-vector products on a few hundred strategies gain nothing from
-    OpenBLAS's threads, which cost about 3x the CPU (and far more wall time
-    on a loaded machine) waiting for each other.
+    OpenBLAS's threads, which spend CPU (and, on a loaded machine, wall
+    time) waiting for each other.
 
     >>> with one_blas_thread():
     ...     float(np.ones(3) @ np.ones(3))
@@ -375,7 +394,7 @@ def one_blas_thread() -> Any:
 
 @lru_cache(maxsize=1)
 def _blas_controller() -> Any:
-    """The process's thread pools (found once: looking them up costs milliseconds)."""
+    """The process's thread pools (found once: looking them up is slow)."""
     from threadpoolctl import ThreadpoolController
 
     return ThreadpoolController()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.equilibria.face_program import FaceProgram, least_cost
 from solver.errors import SolverError
+from solver.lp import FaceProgram, least_cost
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.equilibria.matrix_game import MatrixGameLP, solve_matrix_game
 from solver.errors import SolverError
+from solver.lp import MatrixGameLP, solve_matrix_game
 
 TIGHT = 1e-7
 

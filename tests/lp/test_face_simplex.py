@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from solver.equilibria.face_program import least_cost, warm_program
-from solver.equilibria.face_simplex import simplex_program
 from solver.errors import SimplexError
+from solver.lp import least_cost, simplex_program, warm_program
 
 
 def _value(payoff: np.ndarray) -> float:

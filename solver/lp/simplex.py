@@ -1,45 +1,30 @@
 """A dense, warm-started simplex for matrix games that grow (double oracle).
 
-Shift the payoffs so that every entry of ``A`` is at least 1.  The column
-player's program is then in standard form with a feasible slack basis::
+Shift the payoffs so that every entry of ``A`` is at least 1: the column
+player's program ``maximize 1^T q  subject to  A q <= 1, q >= 0`` then has
+a feasible slack basis, its optimum is ``1 / value(A)``, the column strategy
+is ``q / sum(q)`` and the row strategy the normalized dual of the rows.
 
-    maximize 1^T q   subject to   A q <= 1,  q >= 0,
+The double oracle adds strategies between solves and the last optimal basis
+stays a good start: a new **column** is a variable, nonbasic at zero (the
+basis stays primal feasible: the primal simplex goes on); a new **row** is
+a constraint whose slack joins the basis (the duals, and so dual
+feasibility, are unchanged: the dual simplex goes on).  A solve runs the
+dual simplex on the new rows, then the primal on the new columns (fewer
+pivots than the other order on win games); the first game may start from a
+guessed basis (:meth:`WarmSimplex.crash`).  Both price by steepest edge,
+with exact weight updates, and take Harris's ratio test (:func:`harris`).
 
-its optimum is ``1 / value(A)``; the column strategy is ``q / sum(q)`` and
-the row strategy is the normalized dual ``p / sum(p)`` of the rows.
-
-The double oracle adds strategies between solves, and the last optimal
-basis stays a good start:
-
-* a new **column** is a new variable, nonbasic at zero: the basis stays
-  primal feasible, so the primal simplex goes on from it;
-* a new **row** is a new constraint whose slack joins the basis: the duals
-  (and so dual feasibility) are unchanged, so the dual simplex goes on.
-
-The first game may start from a guessed basis instead of the slacks'
-(:meth:`WarmSimplex.crash`, from an approximate equilibrium: on mirror win
-deals, the first exact game after double oracle's warm-up took 60-67% fewer pivots).
-
-A solve therefore runs the dual simplex on the new rows, then the primal
-simplex on the new columns (this order took about 20% fewer pivots than the
-other on win games).  Both price by steepest edge, with exact weight
-updates.  The games are small and dense (hundreds of strategies, almost
-every payoff non-zero), so the basis inverse is kept explicitly: each pivot
-adds a rank-one term, the terms are folded into it every
-:data:`REFACTOR_EVERY` pivots, and it is inverted afresh every
-:data:`INVERT_EVERY` foldings; sparse LP codes spend more per pivot here.
-The prices (reduced costs, and the dual's steepest-edge weights) are
-recomputed from the inverse at every folding, not only at inversions: the
-dual simplex's ratio tests on win games are almost all ties, and prices
-updated pivot after pivot drift enough to choose worse (on mirror deal 4,
-about 40% fewer dual pivots and 15% less time with the recomputation).
-
-Win games are very degenerate (many equal payoffs), so every row's
-right-hand side is perturbed by a tiny fixed amount, which keeps the
-simplex from stalling.  The solution is read for the exact right-hand side;
-in the rare case the basis is not feasible for it, a copy is re-optimized.
-The answer is not trusted blindly: :class:`~solver.equilibria.matrix_game.MatrixGameLP`
-checks the bounds the two strategies certify and falls back to GLOP if they disagree.
+The games are small and dense, so the basis inverse is kept explicitly as
+``base - left[:, :k] @ right[:, :k].T`` (a rank-one term per pivot, folded
+into ``base`` every ``options.refactor_every`` pivots, the basis inverted
+afresh every ``options.invert_every`` foldings), and the prices are
+recomputed at every folding: on win games the dual's ratio tests are almost
+all ties, and prices updated pivot after pivot drift enough to choose worse.
+The right-hand side is perturbed a little against stalling; the solution is
+read for the exact one from a fresh factorization (re-optimized if needed).
+:class:`~solver.lp.matrix_game.MatrixGameLP` checks the bounds the
+strategies certify and falls back to GLOP if they disagree.
 
 >>> simplex = WarmSimplex(shift=2.0)
 >>> rps = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
@@ -56,30 +41,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.equilibria.ratio_test import harris
-from solver.equilibria.simplex_products import SimplexProducts
 from solver.errors import SimplexError
+from solver.lp.options import DEFAULT_OPTIONS, LPOptions
 
-__all__ = ["REFACTOR_EVERY", "WarmSimplex"]
-
-# Pivots between foldings of the rank-one updates into the basis inverse,
-# and foldings between inversions from scratch.
-REFACTOR_EVERY = 64
-INVERT_EVERY = 4
-# Reduced costs above this count as improving; pivots below this are refused.
-_OPTIMALITY_TOLERANCE = 1e-11
-_PIVOT_TOLERANCE = 1e-9
-# Primal values below -_FEASIBILITY_TOLERANCE are infeasible.
-_FEASIBILITY_TOLERANCE = 1e-12
-# Size of the right-hand-side perturbation (relative to 1).
-_PERTURBATION = 1e-7
-# A pivot is computed twice, from the basis inverse's row and from its
-# column; when the two disagree by more than this (relatively), rounding has
-# built up in the inverse, which is refactored before the pivot is chosen again.
-_PIVOT_AGREEMENT = 1e-7
+__all__ = ["WarmSimplex", "harris"]
 
 
-class WarmSimplex(SimplexProducts):
+def harris(numerators: np.ndarray, pivots: np.ndarray, candidates: np.ndarray, slack: float) -> int:
+    """Harris's ratio test: the largest pivot among the near-minimal ratios; -1 if no candidate.
+
+    On degenerate programs many ratios ``numerators[i] / pivots[i]`` tie near
+    the least, and the first found may have a tiny pivot that the basis
+    inverse pays for in rounding.  Over the ``candidates`` (positive
+    ``pivots``, non-negative ``numerators``), each ratio may exceed the least
+    by ``slack`` over its pivot; the largest pivot among those is taken.
+
+    >>> harris(np.array([0.0, 1e-13, 1.0]), np.array([1e-6, 1.0, 1.0]), np.array([True] * 3), 1e-11)
+    1
+    >>> harris(np.array([1.0]), np.array([-1.0]), np.array([False]), 1e-11)
+    -1
+    """
+    sizes = np.where(candidates, pivots, 1.0)
+    bound = np.where(candidates, (numerators + slack) / sizes, np.inf).min()
+    eligible = candidates & (numerators / sizes <= bound)
+    chosen = int(np.argmax(np.where(eligible, pivots, -np.inf)))
+    return chosen if eligible[chosen] else -1
+
+
+class WarmSimplex:
     """The column player's program, kept optimal as rows and columns arrive.
 
     Parameters
@@ -88,17 +77,18 @@ class WarmSimplex(SimplexProducts):
         Added to every payoff; every shifted payoff must be at least 1.
     seed
         Seeds the right-hand-side perturbation (for reproducibility).
+    options
+        Tolerances and pivoting rules (:class:`~solver.lp.options.LPOptions`).
     """
 
-    def __init__(self, shift: float, seed: int = 0) -> None:
+    def __init__(self, shift: float, seed: int = 0, options: LPOptions = DEFAULT_OPTIONS) -> None:
         self.shift = float(shift)
+        self.options = options
         self._rng = np.random.default_rng(seed)
         self._rows = 0
         self._columns = 0
         # basic[k] >= 0: structural column; basic[k] = -1 - i: slack of row i.
         self._basic = np.zeros(0, dtype=np.int64)
-        # The basis inverse is base - left @ right.T: one rank-one term per
-        # pivot since the last refactorization.
         self._base = np.zeros((0, 0))
         self._reset_updates()
         self._consolidations = 0  # foldings of updates since the last inversion
@@ -110,12 +100,29 @@ class WarmSimplex(SimplexProducts):
         self.duals = np.zeros(0)  # the rows' duals at the last solve, unnormalized
         self.pivots = 0
 
-    # -- the basis inverse (its products: SimplexProducts) ------------------
+    # -- the basis inverse, base - left[:, :k] @ right[:, :k].T (k = updates) --
     def _reset_updates(self) -> None:
         """No rank-one terms: the inverse is ``base`` (sized for the current rows)."""
-        self._left = np.zeros((self._rows, REFACTOR_EVERY))
-        self._right = np.zeros((self._rows, REFACTOR_EVERY))
+        self._left, self._right = np.zeros((2, self._rows, self.options.refactor_every))
         self._updates = 0
+
+    def _ftran(self, vector: np.ndarray) -> np.ndarray:
+        """``B^-1 vector`` (two of them are two calls: OpenBLAS packs a ``(2, n)`` operand, slower)."""
+        k = self._updates
+        return self._base @ vector - self._left[:, :k] @ (self._right[:, :k].T @ vector)
+
+    def _btran(self, vector: np.ndarray) -> np.ndarray:
+        """``vector^T B^-1``."""
+        k = self._updates
+        return vector @ self._base - (vector @ self._left[:, :k]) @ self._right[:, :k].T
+
+    def _inverse_row(self, index: int) -> np.ndarray:
+        k = self._updates
+        return self._base[index] - self._left[index, :k] @ self._right[:, :k].T
+
+    def _inverse(self) -> np.ndarray:
+        k = self._updates
+        return self._base - self._left[:, :k] @ self._right[:, :k].T
 
     def _basis_matrix(self, payoff: np.ndarray) -> np.ndarray:
         matrix = np.zeros((self._rows, self._rows))
@@ -134,8 +141,18 @@ class WarmSimplex(SimplexProducts):
         self._values = self._base @ self._rhs
         self._refreshed = True
 
-    # -- the shifted matrix A' = payoff + shift, with the slacks' identity ----
-    # (its products: SimplexProducts)
+    # -- the shifted matrix [A' I], A' = payoff + shift ------------------------
+    def _column_of(self, payoff: np.ndarray, variable: int) -> np.ndarray:
+        if variable >= 0:
+            return payoff[:, variable] + self.shift
+        unit = np.zeros(self._rows)
+        unit[-1 - variable] = 1.0
+        return unit
+
+    def _times_matrix(self, vector: np.ndarray, payoff: np.ndarray) -> np.ndarray:
+        """``vector^T [A' I]``: structural entries, then slacks."""
+        return np.concatenate([vector @ payoff + self.shift * vector.sum(), vector])
+
     def _flat(self, variable: np.ndarray | int) -> np.ndarray:
         """Index into ``[structural..., slacks...]`` of encoded variables."""
         variable = np.asarray(variable)
@@ -171,7 +188,7 @@ class WarmSimplex(SimplexProducts):
     ) -> None:
         """Basis position ``leaving`` now holds ``entering`` (``direction = B^-1 a``)."""
         pivot = direction[leaving]
-        if not abs(pivot) > _PIVOT_TOLERANCE:  # also catches NaN
+        if not abs(pivot) > self.options.pivot:  # also catches NaN
             raise SimplexError(f"a pivot of {pivot} is too small")
         step = self._values[leaving] / pivot
         self._values -= step * direction
@@ -183,9 +200,9 @@ class WarmSimplex(SimplexProducts):
         self._updates += 1
         self._basic[leaving] = entering
         self.pivots += 1
-        if self._updates == REFACTOR_EVERY:
+        if self._updates == self.options.refactor_every:
             self._consolidations += 1
-            if self._consolidations < INVERT_EVERY:
+            if self._consolidations < self.options.invert_every:
                 # Fold the updates into the base: far cheaper than inverting.
                 self._base, self._updates = self._inverse(), 0
                 self._refreshed = True  # fresh prices: see the module docstring
@@ -206,7 +223,7 @@ class WarmSimplex(SimplexProducts):
         base[old:, :old] = -rho @ inverse
         base[old:, old:] = np.eye(count)
         self._base = base
-        rhs = 1.0 + _PERTURBATION * self._rng.random(count)
+        rhs = 1.0 + self.options.perturbation * self._rng.random(count)
         self._rhs = np.concatenate([self._rhs, rhs])
         self._values = np.concatenate([self._values, rhs - rho @ self._values])
         self._basic = np.concatenate([self._basic, -1 - np.arange(old, new_rows)])
@@ -218,34 +235,32 @@ class WarmSimplex(SimplexProducts):
         """Primal simplex from a primal feasible basis to optimality (steepest edge)."""
         if not self._rows:
             return  # nothing bounds the columns yet; the rows will
+        options = self.options
         reduced = self._reduced_costs(payoff)
         # Steepest-edge weights 1 + |B^-1 a_j|^2, updated exactly (Goldfarb and Reid 1977).
         inverse = self._inverse()
-        weights = 1.0 + np.concatenate(
-            [
-                np.square(inverse @ (payoff + self.shift)).sum(axis=0),
-                np.square(inverse).sum(axis=0),
-            ]
-        )
+        structural = np.square(inverse @ (payoff + self.shift)).sum(axis=0)
+        weights = 1.0 + np.concatenate([structural, np.square(inverse).sum(axis=0)])
         basic_flat = self._flat(self._basic)
         for _ in range(limit):
             if self._refreshed:
                 reduced, self._refreshed = self._reduced_costs(payoff), False
-            scores = np.where(reduced > _OPTIMALITY_TOLERANCE, reduced * reduced / weights, -1.0)
+            scores = np.where(reduced > options.optimality, reduced * reduced / weights, -1.0)
             chosen = int(np.argmax(scores))
             if scores[chosen] < 0:
                 return
             entering = self._variable(chosen)
             direction = self._ftran(self._column_of(payoff, entering))
-            leaving = harris(np.maximum(self._values, 0.0), direction, direction > _PIVOT_TOLERANCE)
+            values = np.maximum(self._values, 0.0)
+            leaving = harris(values, direction, direction > options.pivot, options.harris_slack)
             if leaving < 0:
                 raise SimplexError("the program looks unbounded")
             inverse_row = self._inverse_row(leaving)
-            # The pivot row and the steepest-edge cross products (the second is
-            # wasted on the rare refactorization below).
-            row, cross = self._times_matrix_pair(inverse_row, self._btran(direction), payoff)
+            # The pivot row and the steepest-edge cross products.
+            row = self._times_matrix(inverse_row, payoff)
+            cross = self._times_matrix(self._btran(direction), payoff)
             ratio = row / direction[leaving]
-            if abs(ratio[chosen] - 1.0) > _PIVOT_AGREEMENT:
+            if abs(ratio[chosen] - 1.0) > options.pivot_agreement:
                 # Row and column disagree on the pivot: refactor, choose again.
                 if self._updates == 0:
                     raise SimplexError("the basis is too ill-conditioned")
@@ -266,7 +281,8 @@ class WarmSimplex(SimplexProducts):
 
     def _dual(self, payoff: np.ndarray, limit: int) -> None:
         """Dual simplex from a dual feasible basis to optimality (steepest edge)."""
-        if not self._rows or self._values.min() >= -_FEASIBILITY_TOLERANCE:
+        options = self.options
+        if not self._rows or self._values.min() >= -options.feasibility:
             return
         reduced = np.minimum(self._reduced_costs(payoff), 0.0)
         # Dual steepest-edge weights |row i of B^-1|^2, updated exactly.
@@ -278,7 +294,7 @@ class WarmSimplex(SimplexProducts):
                 norms = np.square(self._base).sum(axis=1)
                 self._refreshed = False
             scores = np.where(
-                self._values < -_FEASIBILITY_TOLERANCE, self._values * self._values / norms, -1.0
+                self._values < -options.feasibility, self._values * self._values / norms, -1.0
             )
             leaving = int(np.argmax(scores))
             if scores[leaving] < 0:
@@ -286,15 +302,15 @@ class WarmSimplex(SimplexProducts):
             inverse_row = self._inverse_row(leaving)
             alpha = self._times_matrix(inverse_row, payoff)
             alpha[basic_flat] = 0.0
-            chosen = harris(-reduced, -alpha, alpha < -_PIVOT_TOLERANCE)
+            chosen = harris(-reduced, -alpha, alpha < -options.pivot, options.harris_slack)
             if chosen < 0:
                 raise SimplexError("the program looks infeasible")
             entering = self._variable(chosen)
-            # The column and the steepest-edge update's B^-1 row (the second is
-            # wasted on the rare refactorization below).
-            direction, across = self._ftran_pair(self._column_of(payoff, entering), inverse_row)
+            # The column and the steepest-edge update's B^-1 row.
+            direction = self._ftran(self._column_of(payoff, entering))
+            across = self._ftran(inverse_row)
             pivot = direction[leaving]
-            if abs(pivot - alpha[chosen]) > _PIVOT_AGREEMENT * (1.0 + abs(pivot)):
+            if abs(pivot - alpha[chosen]) > options.pivot_agreement * (1.0 + abs(pivot)):
                 # The row and the column disagree on the pivot: the inverse has
                 # drifted.  Refactor and choose again.
                 if self._updates == 0:
@@ -304,7 +320,7 @@ class WarmSimplex(SimplexProducts):
             scaled = direction / pivot
             leaving_norm = norms[leaving]
             norms = np.maximum(
-                norms - 2.0 * scaled * across + scaled**2 * leaving_norm, _PIVOT_TOLERANCE
+                norms - 2.0 * scaled * across + scaled**2 * leaving_norm, options.pivot
             )
             norms[leaving] = leaving_norm / pivot**2
             step = reduced[chosen] / pivot
@@ -325,12 +341,11 @@ class WarmSimplex(SimplexProducts):
         Returns the row strategy, the column strategy and the value (of the
         unshifted ``payoff``).  ``costs`` (one per column, default ones)
         replaces the objective ``1^T q`` by ``costs^T q``: the optimal face's
-        programs (:mod:`solver.equilibria.face_simplex`); the returned value is
-        then what the column strategy concedes, and :attr:`duals` the rows'
-        duals, unnormalized.  Between solves the costs may change on a game
-        that does not grow (the basis stays primal feasible), or the game may
-        grow under the same costs.  Raises :class:`SimplexError` when it gives
-        up, numerical trouble included; the state is then unusable.
+        programs (:mod:`solver.lp.face_simplex`); the value returned is then
+        what the column strategy concedes, :attr:`duals` the rows' duals,
+        unnormalized.  Between solves either the costs change or the game
+        grows.  Raises :class:`SimplexError` when it gives up, numerical
+        trouble included; the state is then unusable.
         """
         if costs is not None and np.shape(costs) != (payoff.shape[1],):
             raise SimplexError(
@@ -393,11 +408,10 @@ class WarmSimplex(SimplexProducts):
         """Keep only ``rows`` and ``columns`` (old indices, in their new order).
 
         ``payoff`` is the restricted game.  The old basis, less what was
-        dropped, starts the next :meth:`solve`: it is usually optimal or
-        nearly so, as the double oracle drops only unused strategies.  A
-        dropped row whose slack was not basic leaves one basic variable too
-        many (the smallest goes); a dropped basic column leaves one too few
-        (the slack of a kept row comes in).
+        dropped, starts the next :meth:`solve` (usually optimal or nearly:
+        only unused strategies are dropped).  A dropped row whose slack was
+        not basic leaves a basic variable too many (the smallest goes); a
+        dropped basic column one too few (a kept row's slack comes in).
         """
         rows, columns = np.asarray(rows, dtype=np.int64), np.asarray(columns, dtype=np.int64)
         row_of = np.full(self._rows, -1)
@@ -430,15 +444,14 @@ class WarmSimplex(SimplexProducts):
 
         ``columns[k]`` is basic in place of row ``rows[k]``'s slack: an optimal
         basis holds ``y``'s support, and the rows of ``x``'s are tight.  The
-        guess need be neither primal nor dual feasible: :meth:`solve` makes it
-        feasible first, as after :meth:`restrict`, and gives up
-        (:class:`SimplexError`) after ``rows + columns`` pivots at that, as it
-        does here on a used program or a singular guess.
+        guess need not be feasible: :meth:`solve` makes it so first, and gives
+        up (:class:`SimplexError`) after ``rows + columns`` pivots at that, as
+        this does on a used program or a singular guess.
         """
         if self._rows or self._columns or payoff.min() + self.shift < 1.0:
             raise SimplexError("a crash basis needs a new program within the shift")
         self._rows, self._columns = payoff.shape
-        self._rhs = 1.0 + _PERTURBATION * self._rng.random(self._rows)
+        self._rhs = 1.0 + self.options.perturbation * self._rng.random(self._rows)
         self._basic = -1 - np.arange(self._rows, dtype=np.int64)
         self._basic[np.asarray(rows, dtype=np.int64)] = columns
         self._reset_updates()
@@ -448,10 +461,9 @@ class WarmSimplex(SimplexProducts):
     def _accurate(self, payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The basis's values and duals for the unperturbed right-hand side, from one fresh LU.
 
-        The running inverse carries the rounding of up to
-        ``REFACTOR_EVERY * INVERT_EVERY`` pivots, enough on games of a few
-        hundred strategies to put the certified bounds 1e-10 apart and send
-        the solve to GLOP; a fresh factorization costs a fraction of that.
+        The running inverse carries the rounding of many pivots, enough on
+        games of a few hundred strategies to put the certified bounds 1e-10
+        apart; a fresh factorization costs a fraction of a solve.
         """
         basis = self._basis_matrix(payoff)
         ones = np.ones(self._rows)
@@ -474,7 +486,7 @@ class WarmSimplex(SimplexProducts):
         is re-optimized, and the perturbed state kept for the next warm start.
         """
         values, duals = self._accurate(payoff)
-        if values.min() >= -_FEASIBILITY_TOLERANCE:
+        if values.min() >= -self.options.feasibility:
             return values, self._basic.copy(), duals
         self._base, self._updates = self._inverse(), 0
         saved = (self._rhs, self._base.copy(), self._values.copy(), self._basic.copy())

@@ -1,4 +1,4 @@
-"""The warm simplex (solver.equilibria.simplex) against GLOP, on games that grow.
+"""The warm simplex (solver.lp.simplex) against GLOP, on games that grow.
 
 Every answer is checked twice: against the value GLOP finds for the same
 matrix from scratch, and by the bounds its own strategies certify
@@ -13,10 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.equilibria import simplex as simplex_module
-from solver.equilibria.matrix_game import MatrixGameLP, solve_matrix_game
-from solver.equilibria.simplex import WarmSimplex
 from solver.errors import SimplexError
+from solver.lp import LPOptions, MatrixGameLP, WarmSimplex, solve_matrix_game
 
 EXACT = 1e-9
 
@@ -55,14 +53,13 @@ def test_symmetric_win_games_grown_like_the_double_oracle(seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_frequent_foldings_reprice_correctly(seed, monkeypatch):
+def test_frequent_foldings_reprice_correctly(seed):
     # Fold every 4 pivots and invert every 3rd folding: the prices are
     # recomputed at each folding, mid-simplex, many times per solve.
-    monkeypatch.setattr(simplex_module, "REFACTOR_EVERY", 4)
-    monkeypatch.setattr(simplex_module, "INVERT_EVERY", 3)
+    options = LPOptions(refactor_every=4, invert_every=3)
     rng = np.random.default_rng(200 + seed)
     payoff = win_game(rng, 120, symmetric=seed != 1)
-    simplex = WarmSimplex(shift=2.0, seed=seed)
+    simplex = WarmSimplex(shift=2.0, seed=seed, options=options)
     size = 1
     while size < payoff.shape[0]:
         size = min(payoff.shape[0], size + int(rng.integers(5, 30)))
@@ -188,22 +185,22 @@ def test_matrix_game_lp_restrict_matches_a_fresh_game():
     assert lp.fallbacks == 0
 
 
-def test_paired_products_equal_the_single_ones():
-    # The pivots read the inverse and the payoffs once for two vectors;
-    # each result must be the product of its own vector, with pending rank-one terms.
+def test_products_with_pending_updates_are_those_of_the_explicit_inverse():
+    # The inverse in product form (a base less pending rank-one terms) and the
+    # shifted matrix [A' I] multiply as the explicit matrices do.
     rng = np.random.default_rng(7)
     payoff = win_game(rng, 40, symmetric=True)
     simplex = WarmSimplex(shift=2.0)
     simplex.solve(payoff[:30, :30])
     simplex.solve(payoff)  # leaves rank-one updates pending
     assert simplex._updates > 0
-    first, second = rng.random(40), rng.random(40)
-    paired = simplex._ftran_pair(first, second)
-    np.testing.assert_allclose(paired[0], simplex._ftran(first), rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(paired[1], simplex._ftran(second), rtol=1e-12, atol=1e-12)
-    products = simplex._times_matrix_pair(first, second, payoff)
-    np.testing.assert_allclose(products[0], simplex._times_matrix(first, payoff), rtol=1e-12)
-    np.testing.assert_allclose(products[1], simplex._times_matrix(second, payoff), rtol=1e-12)
+    inverse = np.linalg.inv(simplex._basis_matrix(payoff))
+    vector = rng.random(40)
+    np.testing.assert_allclose(simplex._ftran(vector), inverse @ vector, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(simplex._btran(vector), vector @ inverse, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(simplex._inverse_row(3), inverse[3], rtol=1e-9, atol=1e-9)
+    explicit = np.hstack([payoff + 2.0, np.eye(40)])
+    np.testing.assert_allclose(simplex._times_matrix(vector, payoff), vector @ explicit, rtol=1e-12)
 
 
 def equilibrium_supports(payoff: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 
 from solver.errors import SolverError
+from solver.lp.matrix_game import glop_parameters
+from solver.lp.options import DEFAULT_OPTIONS, LPOptions
 
 __all__ = ["FacePoint", "FaceProgram", "Program", "face_model", "least_cost", "warm_program"]
-
-_TOLERANCES = "primal_feasibility_tolerance:1e-12 dual_feasibility_tolerance:1e-12"
 
 
 def face_model(
@@ -34,7 +34,7 @@ def face_model(
     ``weight``, a last variable ``v`` (within the payoffs' range, objective
     ``-weight``) takes the value's place: ``payoff[:, j] . x - v >= 0``.
     Built from arrays because the modelling API's expressions cost many times
-    the solve (profiled: 19 of 24 s on mirror margin deal 4).
+    the solve.
 
     >>> model = face_model(np.array([[1.0, 0.0], [0.0, 1.0]]), 0.5)
     >>> len(model.variable), len(model.constraint), model.constraint[1].lower_bound
@@ -87,7 +87,9 @@ class FacePoint:
     mu: float
 
 
-def least_cost(payoff: np.ndarray, value: float, cost: np.ndarray) -> FacePoint:
+def least_cost(
+    payoff: np.ndarray, value: float, cost: np.ndarray, options: LPOptions = DEFAULT_OPTIONS
+) -> FacePoint:
     """``min cost . x`` over ``x >= 0, sum(x) = 1, payoff^T x >= value`` (GLOP, by a request).
 
     One program from scratch (:func:`face_model` builds it); the searches
@@ -105,7 +107,7 @@ def least_cost(payoff: np.ndarray, value: float, cost: np.ndarray) -> FacePoint:
 
     request = linear_solver_pb2.MPModelRequest()
     request.solver_type = linear_solver_pb2.MPModelRequest.GLOP_LINEAR_PROGRAMMING
-    request.solver_specific_parameters = _TOLERANCES
+    request.solver_specific_parameters = glop_parameters(options)[0]
     request.model.CopyFrom(face_model(payoff, value, cost))
     response = linear_solver_pb2.MPSolutionResponse()
     pywraplp.Solver.SolveWithProto(request, response)
@@ -124,7 +126,7 @@ class FaceProgram:
     Between solves only the objective changes, so GLOP starts from the last
     optimal basis (primal feasible): a probability range's two ends and the
     next strategy's cost a few pivots each, where a program from scratch costs
-    all of them (profiled: mirror win deal 2's 22 range programs, 4.9 of 5.9 s).
+    all of them.
     The value is a variable ``v`` fixed at ``value``; :meth:`weigh` frees it
     (the program over ``(x, v)`` of :func:`face_model`'s ``weight``).
 
@@ -143,7 +145,9 @@ class FaceProgram:
     solver.errors.SolverError: the program has 2 strategies, got 3 costs
     """
 
-    def __init__(self, payoff: np.ndarray, value: float) -> None:
+    def __init__(
+        self, payoff: np.ndarray, value: float, options: LPOptions = DEFAULT_OPTIONS
+    ) -> None:
         from ortools.linear_solver import pywraplp
 
         self.shape, self.value = payoff.shape, float(value)
@@ -152,7 +156,7 @@ class FaceProgram:
         # bounds only, and GLOP goes on from its basis.
         if error := self._solver.LoadModelFromProto(face_model(payoff, value, weight=0.0)):
             raise SolverError(f"a face program was not built: {error}")
-        self._solver.SetSolverSpecificParametersAsString(_TOLERANCES)
+        self._solver.SetSolverSpecificParametersAsString(glop_parameters(options)[0])
         *self._x, self._v = self._solver.variables()
         self._v.SetBounds(self.value, self.value)
         self._constraints = list(self._solver.constraints())
@@ -224,7 +228,9 @@ class FaceProgram:
 Program = Callable[[np.ndarray, float, np.ndarray, "float | None"], FacePoint]
 
 
-def warm_program(programs: dict[int, FaceProgram], key: int) -> Program:
+def warm_program(
+    programs: dict[int, FaceProgram], key: int, options: LPOptions = DEFAULT_OPTIONS
+) -> Program:
     """Face programs solved on one GLOP model kept in ``programs[key]``, each warm from the last.
 
     The model grows with the search's sets, takes the value as a variable
@@ -249,7 +255,7 @@ def warm_program(programs: dict[int, FaceProgram], key: int) -> Program:
     ) -> FacePoint:
         kept = programs.get(key)
         if kept is None or (weight is None and kept.value != value):
-            kept = programs[key] = FaceProgram(payoff, value)
+            kept = programs[key] = FaceProgram(payoff, value, options)
         elif kept.shape != payoff.shape:  # the sets grew: a search only adds
             kept.grow(payoff)
         for attempt in range(2):
@@ -259,7 +265,7 @@ def warm_program(programs: dict[int, FaceProgram], key: int) -> Program:
             except SolverError:  # GLOP gave up on the changed program: once more from scratch
                 if attempt:
                     raise
-                kept = programs[key] = FaceProgram(payoff, value)
+                kept = programs[key] = FaceProgram(payoff, value, options)
         raise AssertionError("unreachable")
 
     return solve
