@@ -27,7 +27,7 @@ weights solve the linear program ``max_x min_b sum_{a in S} x_a u(a, b)``: the
 ``|S|`` rows against the opponent's whole frontier.  The frontier has up to
 tens of thousands of columns, so they are generated (a one-sided double
 oracle, :mod:`solver.equilibria.double_oracle`): solve the matrix game
-``S x C`` (:func:`solver.equilibria.matrix_game.solve_matrix_game`, the
+``S x C`` (:func:`solver.lp.solve_matrix_game`, the
 project's linear programs) over the columns ``C`` found so far, find the
 opponent's exact best responses to its ``x`` over the whole frontier, add
 those that beat the restricted value, and stop when the best response
