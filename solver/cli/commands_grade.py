@@ -116,5 +116,8 @@ COMMANDS: list[Command] = [
         _train_arguments,
         _train,
         flags={"deals": "--deals", "history": "--history", "resume": "--resume", "book": "--book"},
+        # Its output is a dialogue, not a document; the history file is the JSON.
+        no_json="--json is not available in the interactive series "
+        "(--history FILE.jsonl keeps its records as JSON)",
     ),
 ]
