@@ -89,3 +89,24 @@ def test_the_interactive_commands_have_no_json_flag_and_say_why(capsys, command,
         "",
         f"quintet {command}: {russian}\n",
     )
+
+
+def test_the_docs_say_which_commands_lack_json_and_that_training_gives_no_hint():
+    import argparse
+    from pathlib import Path
+
+    from solver.cli.main import build_parser
+    from solver.play.phrases import TEXT
+    from solver.util.language import Lang
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    parser = build_parser(complete=True)
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    without = {n for n, p in commands.choices.items() if "--json" not in p._option_string_actions}
+    assert without == {"play", "train"}
+    howto = (docs / "how-to.md").read_text(encoding="utf-8")
+    assert "Every command but `play` and `train` takes `--json`" in howto
+    tutorial = " ".join((docs / "tutorials" / "grading.md").read_text(encoding="utf-8").split())
+    assert TEXT[Lang.EN]["no_hint"].startswith("No hints in training")
+    assert '`hint` answers "No hints in training"' in tutorial
+    assert "`train` has no `--json`" in tutorial
