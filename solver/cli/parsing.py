@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -137,6 +136,8 @@ def unrecognized(
     >>> unrecognized(["eval", "As", "x"], ["x"], "eval")
     'unrecognized arguments: x'
     """
+    import shlex  # only on this error's path, like the card parser
+
     message = f"unrecognized arguments: {' '.join(extras)}"
     if no_json is not None and list(extras) == ["--json"]:
         return no_json
