@@ -22,7 +22,8 @@ class Command:
     ``run`` returns an object with ``text`` and ``payload`` (what is printed,
     or printed as JSON), or None when it printed its own output.  ``flags``
     maps the request's field names to this command's options, so that an
-    error about ``time_limit`` reads as one about ``--time-limit``.
+    error about ``time_limit`` reads as one about ``--time-limit``.  ``no_json``:
+    why the command has no ``--json`` (None: it has one), said when it is asked for.
     """
 
     name: str
@@ -31,3 +32,4 @@ class Command:
     run: Callable[[argparse.Namespace], Any]
     rules: bool = True
     flags: Mapping[str, str] = field(default_factory=dict)
+    no_json: str | None = None

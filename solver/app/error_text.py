@@ -166,6 +166,10 @@ _RUSSIAN += (
 # The command line's usage errors (argparse's lines, and the option checks of solver.app.arguments).
 _V = r"(?P<v>'.*?'|\".*?\")"
 _RUSSIAN += (
+    (
+        r"unrecognized arguments: (?P<x>.+?); quote the cards as one argument: (?P<c>.+)",
+        "непонятные аргументы: {x}; карты пишутся в кавычках, одним аргументом: {c}",
+    ),
     (r"unrecognized arguments: (?P<x>.+)", "непонятные аргументы: {x}"),
     (r"the following arguments are required: (?P<x>.+)", "нужны аргументы: {x}"),
     (r"argument (?P<a>\S+): expected one argument", "аргумент {a}: нужно значение"),

@@ -29,9 +29,18 @@ from solver.game.deal import deal
 from solver.game.rules import DEFAULT_RULES, Rules
 from solver.play.interactive import play
 from solver.play.players import player
+from solver.play.train_history import recorded_series
 from solver.play.training import Series, train
 
-__all__ = ["PlaySessionRequest", "TrainRequest", "play_session", "train_series"]
+__all__ = [
+    "DEFAULT_TRAIN_DEALS",
+    "PlaySessionRequest",
+    "TrainRequest",
+    "play_session",
+    "train_series",
+]
+
+DEFAULT_TRAIN_DEALS = 10  # a new series' deals when none are asked for
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -39,9 +48,13 @@ Write = Callable[[str], None]
 
 @dataclass(frozen=True)
 class TrainRequest:
-    """A training series: ``deals`` deals from ``seed`` (None: fresh), kept in ``history``."""
+    """A training series: ``deals`` deals from ``seed``, kept in ``history``.
 
-    deals: int = 10
+    With ``resume``, a ``seed`` or ``deals`` left None is the history's; otherwise
+    None is a fresh seed and 10 deals.
+    """
+
+    deals: int | None = None
     seed: int | None = None
     rules: Rules = DEFAULT_RULES
     history: str | None = None
@@ -91,8 +104,15 @@ def train_series(request: TrainRequest, read: Read, write: Write, warn: Write | 
     """
     if request.resume and request.history is None:
         raise QuintetError('resume needs history="FILE.jsonl"', argument="resume")
-    seed = fresh_seed() if request.seed is None else request.seed
-    series = Series(deals=request.deals, seed=seed, rules=request.rules)
+    seed, deals = request.seed, request.deals
+    recorded = recorded_series(request.history) if request.resume and request.history else None
+    if recorded is not None:  # the series goes on as it began; given ones must agree
+        seed = recorded[0] if seed is None else seed
+        deals = recorded[1] if deals is None else deals
+    seed = fresh_seed() if seed is None else seed
+    series = Series(
+        deals=DEFAULT_TRAIN_DEALS if deals is None else deals, seed=seed, rules=request.rules
+    )
     source = source_of(request.book)
     return train(
         series,

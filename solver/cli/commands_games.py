@@ -185,5 +185,6 @@ COMMANDS: list[Command] = [
         _play_arguments,
         _play,
         flags={"book": "--book"},
+        no_json="--json is not available in the interactive game",
     ),
 ]

@@ -16,7 +16,7 @@ from solver.app.command import Command
 from solver.app.grading import grade_arrangement
 from solver.app.report import Output
 from solver.app.requests import GradeRequest, holdings
-from solver.app.sessions import TrainRequest, train_series
+from solver.app.sessions import DEFAULT_TRAIN_DEALS, TrainRequest, train_series
 from solver.cli.commands import (
     add_book_arguments,
     add_holdings_arguments,
@@ -64,12 +64,18 @@ def _grade(args: argparse.Namespace) -> Output:
 
 
 def _train_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--deals", type=positive_int, default=10, help="deals (default 10)")
+    parser.add_argument(
+        "--deals",
+        type=positive_int,
+        default=None,
+        help=f"deals (default {DEFAULT_TRAIN_DEALS}; with --resume, the history's)",
+    )
     parser.add_argument(
         "--seed",
         type=non_negative_int,
         default=None,
-        help="seed of the series: deal k is the deal of seed + k (default: fresh, printed)",
+        help="seed of the series: deal k is the deal of seed + k (default: fresh, printed; "
+        "with --resume, the history's)",
     )
     parser.add_argument(
         "--history",
@@ -80,7 +86,8 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="continue the series of --history after its last recorded deal",
+        help="continue the series of --history after its last recorded deal (its seed "
+        "and deals as recorded)",
     )
     add_book_arguments(parser)
 
@@ -116,5 +123,8 @@ COMMANDS: list[Command] = [
         _train_arguments,
         _train,
         flags={"deals": "--deals", "history": "--history", "resume": "--resume", "book": "--book"},
+        # Its output is a dialogue, not a document; the history file is the JSON.
+        no_json="--json is not available in the interactive series "
+        "(--history FILE.jsonl keeps its records as JSON)",
     ),
 ]

@@ -75,7 +75,7 @@ def build_parser(
     >>> build_parser(["eval"]).parse_args(["deal", "--seed", "3"])
     Traceback (most recent call last):
         ...
-    solver.errors.UsageError: quintet: unrecognized arguments: --seed 3
+    solver.errors.UsageError: quintet deal: unrecognized arguments: --seed 3
     """
     parser = Parser(
         prog="quintet",
@@ -96,10 +96,27 @@ def build_parser(
             sub.add_parser(name, help=help_text)
             continue
         spec = plugins[name] if name in plugins else load_command(name, modules[name])
-        command = add_command_parser(sub, name, help_text, rules=spec.rules)
+        no_json = getattr(spec, "no_json", None)  # a plugin's Command may predate the field
+        command = add_command_parser(sub, name, help_text, rules=spec.rules, no_json=no_json)
         spec.add_arguments(command)
         command.set_defaults(handler=spec.run, flags={**HOLDINGS_FLAGS, **spec.flags})
     return parser
+
+
+def command_list(parser: argparse.ArgumentParser) -> str:
+    """What a bare ``quintet`` prints: the usage and the commands, and where to learn more.
+
+    >>> text = command_list(build_parser(["eval"]))
+    >>> "suggest" in text, text.splitlines()[-1]
+    (True, 'quintet: give a COMMAND; quintet COMMAND --help shows what it does and its options')
+    """
+    parser.epilog = None  # the card notation belongs to the commands' help
+    return f"{parser.format_help()}\nquintet: give a COMMAND; quintet COMMAND --help shows what it does and its options"
+
+
+def _no_command(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` names no command (and asks for neither help nor the version)."""
+    return _command_name(argv) is None and not {"-h", "--help", "--version"} & set(argv)
 
 
 def _command_name(argv: Sequence[str]) -> str | None:
@@ -126,14 +143,8 @@ def _print_json(payload: Any) -> None:
 
 
 def _check_output_options(args: argparse.Namespace) -> None:
-    """``--json`` where a command has no document is an error; ``--lang`` with it a warning."""
-    if args.command == "play" and args.json:
-        raise UsageError("quintet play: --json is not available in the interactive game")
-    if args.command == "train" and args.json:  # it would print text, not a document
-        raise UsageError(
-            "quintet train: --json is not available in the interactive series "
-            "(--history FILE.jsonl keeps its records as JSON)"
-        )
+    """``--lang`` with ``--json`` is a warning (the commands without a document have no
+    ``--json``: :class:`~solver.app.command.Command`'s ``no_json``)."""
     if args.json and args.lang != "en":
         from solver.app.answers import Notice
         from solver.cli.render import warn
@@ -158,6 +169,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lang = "en"  # the language of the error line (--lang, once the arguments are read)
     try:
         parser = build_parser(argv)
+        if _no_command(sys.argv[1:] if argv is None else argv):
+            print(command_list(parser), file=sys.stderr)
+            return 2
         args = parser.parse_args(argv)
         flags = args.flags
         lang = getattr(args, "lang", "en")

@@ -12,12 +12,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from solver.errors import UsageError
 from solver.util.language import Lang
 
-__all__ = ["NOTATION", "Formatter", "Parser", "add_command_parser"]
+__all__ = ["NOTATION", "Formatter", "Parser", "add_command_parser", "unrecognized"]
 
 NOTATION = """\
 card notation (case-insensitive, separated by spaces or commas):
@@ -84,6 +85,19 @@ class Parser(argparse.ArgumentParser):
         # argparse joins raw arguments into some messages: keep it one line.
         raise UsageError(f"{self.prog}: {message}".replace("\n", "\\n"))
 
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        # argparse's own says only "unrecognized arguments": say what was probably meant.
+        argv = list(sys.argv[1:] if args is None else args)
+        parsed, extras = self.parse_known_args(argv, namespace)
+        if extras:
+            command = getattr(parsed, "command", None)
+            prog = self.prog if command is None else f"{self.prog} {command}"  # names the command
+            message = unrecognized(argv, extras, command, getattr(parsed, "no_json", None))
+            raise UsageError(f"{prog}: {message}".replace("\n", "\\n"))
+        return parsed
+
     def _print_message(self, message: str, file: Any = None) -> None:
         # argparse drops an OSError here (help or version to a full device would exit 0):
         # write and flush, and let the command's output check see the failure.
@@ -93,8 +107,62 @@ class Parser(argparse.ArgumentParser):
             stream.flush()
 
 
-def _add_output_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON (ASCII card codes)")
+def _is_cards(token: str) -> bool:
+    """Whether ``token`` reads as one or more cards (``As``, ``10h``, ``Тп``, ``As,Kd``)."""
+    from solver.errors import QuintetError
+    from solver.game.cards import parse_cards  # only on this error's path: start-up stays fast
+
+    if token.startswith("-"):
+        return False
+    try:
+        return len(parse_cards(token)) > 0
+    except QuintetError:
+        return False
+
+
+def unrecognized(
+    argv: Sequence[str], extras: Sequence[str], command: str | None, no_json: str | None = None
+) -> str:
+    """The message for the arguments ``extras`` of ``argv`` that no option took.
+
+    Cards typed without quotes (each a separate argument) get the command
+    line with every run of them quoted; ``--json`` where the command has none
+    (``no_json``: why) gets the reason.
+
+    >>> unrecognized(["suggest", "As", "Kd", "Qh"], ["Kd", "Qh"], "suggest")
+    'unrecognized arguments: Kd Qh; quote the cards as one argument: quintet suggest "As Kd Qh"'
+    >>> unrecognized(["train", "--json"], ["--json"], "train", "--json is not here")
+    '--json is not here'
+    >>> unrecognized(["eval", "As", "x"], ["x"], "eval")
+    'unrecognized arguments: x'
+    """
+    import shlex  # only on this error's path, like the card parser
+
+    message = f"unrecognized arguments: {' '.join(extras)}"
+    if no_json is not None and list(extras) == ["--json"]:
+        return no_json
+    if command is None or not all(_is_cards(word) for word in extras):
+        return message
+    words = list(argv)
+    start = words.index(command) + 1 if command in words else 0
+    shown, run = [shlex.quote(word) for word in words[:start]], []
+    for word in [*words[start:], "--"]:  # "--" ends the last run
+        if _is_cards(word):
+            run.append(word)
+            continue
+        if run:
+            shown.append(f'"{" ".join(run)}"' if len(run) > 1 else shlex.quote(run[0]))
+            run = []
+        shown.append(shlex.quote(word))
+    suggestion = " ".join(["quintet", *shown[:-1]])
+    return f"{message}; quote the cards as one argument: {suggestion}"
+
+
+def _add_output_options(parser: argparse.ArgumentParser, *, json: bool = True) -> None:
+    if json:
+        parser.add_argument("--json", action="store_true", help="print JSON (ASCII card codes)")
+    else:
+        parser.set_defaults(json=False)
     parser.add_argument(
         "--lang",
         choices=[lang.value for lang in Lang],
@@ -125,10 +193,11 @@ def _add_rule_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_command_parser(
-    commands: Any, name: str, help_text: str, *, rules: bool = True
+    commands: Any, name: str, help_text: str, *, rules: bool = True, no_json: str | None = None
 ) -> argparse.ArgumentParser:
     """A (sub-)command's parser in ``commands`` (an ``add_subparsers`` action), with the
-    output options (``--json``, ``--lang``) and, with ``rules``, the rule options."""
+    output options (``--json`` unless ``no_json`` says why not, ``--lang``) and, with
+    ``rules``, the rule options."""
     parser: argparse.ArgumentParser = commands.add_parser(
         name,
         help=help_text,
@@ -136,7 +205,9 @@ def add_command_parser(
         epilog=NOTATION,
         formatter_class=Formatter,
     )
-    _add_output_options(parser)
+    _add_output_options(parser, json=no_json is None)
+    if no_json is not None:
+        parser.set_defaults(no_json=no_json)
     if rules:
         _add_rule_options(parser)
     return parser

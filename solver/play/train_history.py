@@ -47,6 +47,7 @@ __all__ = [
     "HistoryWriter",
     "Series",
     "read_history",
+    "recorded_series",
 ]
 
 FORMAT = FORMATS["train"]
@@ -173,6 +174,39 @@ def read_history(path: str | Path, series: Series) -> History:
         assert isinstance(record, dict)
         records.append(record)
     return History(records, tuple(warnings), complete)
+
+
+def recorded_series(path: str | Path) -> tuple[int, int] | None:
+    """The seed and the deal count of the series ``path`` records (from its first line),
+    or None: no such file, no complete line, or a first line that does not say them
+    (:func:`read_history` then says what is wrong with it).
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "h.jsonl")
+    >>> recorded_series(path) is None
+    True
+    >>> _ = open(path, "w").write('{"format": "quintet-train/1", "seed": 7, "deals": 4}\\n')
+    >>> recorded_series(path)
+    (7, 4)
+    >>> _ = open(path, "w").write('{"seed": -1, "deals": 4}\\n')
+    >>> recorded_series(path) is None
+    True
+    """
+    path = Path(path)
+    if not os.path.lexists(path):
+        return None
+    try:
+        text = read_text_limited(path, max_bytes=MAX_TRAIN_HISTORY_BYTES)
+    except FileError as error:
+        raise QuintetError(f"history {error}", argument="history") from None
+    complete = [line for line in text.split("\n")[:-1] if line.strip()]
+    record = _parse(complete[0]) if complete else None
+    if not isinstance(record, dict):
+        return None
+    seed, deals = record.get("seed"), record.get("deals")
+    if type(seed) is not int or type(deals) is not int:  # not bool, not float
+        return None
+    return (seed, deals) if seed >= 0 and deals >= 1 else None
 
 
 class HistoryWriter:

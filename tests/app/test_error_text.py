@@ -109,7 +109,7 @@ def test_the_command_line_speaks_russian_errors_with_its_flags():
             "quintet suggest: аргумент --mode: недопустимое значение 'foo' "
             "(на выбор: 'mirror', 'independent')",
         ),
-        (("eval", "As Ks Qs Js Ts", "extra"), "quintet: непонятные аргументы: extra"),
+        (("eval", "As Ks Qs Js Ts", "extra"), "quintet eval: непонятные аргументы: extra"),
         (("play", "--json"), "quintet play: --json недоступен в интерактивной игре"),
     ],
 )

@@ -189,3 +189,56 @@ def test_a_killed_series_keeps_its_deals_and_resumes_after_a_cut_line(tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stderr.count("cut short") == 1 and "line 2" in resumed.stderr
     assert [json.loads(line)["deal"] for line in path.read_text().splitlines()] == [0, 1, 2]
+
+
+# ============================================================ --resume reads the series
+
+
+def _main_with_input(monkeypatch, capsys, lines: list[str], *argv: str) -> tuple[int, str, str]:
+    import io
+
+    from solver.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    status = main(["train", *argv, "--no-book"])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_resume_reads_the_seed_and_the_deal_count_from_a_real_history(
+    tmp_path, monkeypatch, capsys
+):
+    path = tmp_path / "h.jsonl"
+    # A series of 3 deals from seed 5, stopped (end of input) after its first deal.
+    first = greedy_arrangement(deal(5).holdings[0]).format(ascii=True)
+    status, out, err = _main_with_input(
+        monkeypatch, capsys, [first], "--seed", "5", "--deals", "3", "--history", str(path)
+    )
+    assert status == 0, err
+    assert "Training: 3 deals from seed 5." in out
+    assert [json.loads(line)["deal"] for line in path.read_text().splitlines()] == [0]
+    # Resumed with neither --seed nor --deals: the history's series goes on at its deal 2.
+    rest = [greedy_arrangement(deal(seed).holdings[0]).format(ascii=True) for seed in (6, 7)]
+    status, out, err = _main_with_input(
+        monkeypatch, capsys, rest, "--history", str(path), "--resume"
+    )
+    assert (status, err) == (0, "")
+    assert "Training: 3 deals from seed 5." in out
+    assert "Resuming: 1 of 3 deals already graded." in out
+    assert "All 3 deals are graded." in out
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(r["deal"], r["deal_seed"], r["seed"], r["deals"]) for r in records] == [
+        (0, 5, 5, 3),
+        (1, 6, 5, 3),
+        (2, 7, 5, 3),
+    ]
+    # A seed given that is not the history's is still refused, naming the option.
+    status, out, err = _main_with_input(
+        monkeypatch, capsys, [], "--history", str(path), "--resume", "--seed", "6"
+    )
+    assert status == 2 and err.startswith(f"quintet: error: --history {path}: line 1: from another")
+    # Resuming a history that does not exist yet starts a new series of 10 deals.
+    status, out, err = _main_with_input(
+        monkeypatch, capsys, [], "--history", str(tmp_path / "new.jsonl"), "--resume", "--seed", "2"
+    )
+    assert status == 0 and "Training: 10 deals from seed 2." in out
