@@ -37,12 +37,17 @@ PAYOFF_CHOICES = {"margin": ("margin",), "win": ("win",), "both": ("margin", "wi
 
 @dataclass(frozen=True)
 class BookBuildRequest:
-    """Solve and store ``deals`` seeded deals (None: every mirror class) for ``payoff``."""
+    """Solve and store ``deals`` seeded deals (None: every mirror class) for ``payoff``.
+
+    ``classes``: with ``deals=None``, a seeded uniform sample of that many
+    mirror classes, or a slice ``(start, stop)`` of their enumeration order.
+    """
 
     path: str | None = None
     rules: Rules = DEFAULT_RULES
     payoff: str = "margin"
     deals: int | None = None
+    classes: int | tuple[int, int] | None = None
     seed: int = 0
     jobs: int = 1
     backend: str = "local"
@@ -77,6 +82,7 @@ def build_book(
         request.rules,
         list(PAYOFF_CHOICES[request.payoff]),
         deals=request.deals,
+        classes=request.classes,
         seed=request.seed,
         jobs=request.jobs,
         backend=request.backend,
