@@ -47,6 +47,7 @@ from solver.book.canonical import (
     sample_mirror_classes,
     slice_mirror_classes,
 )
+from solver.book.estimate import BuildEstimate, estimate_units
 from solver.book.lookup import book_row, solve_key
 from solver.book.store import Book
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff, parse_payoff
@@ -196,6 +197,7 @@ def _check_build_arguments(
     batch: object,
     tolerance: object,
     on_progress: object,
+    on_estimate: object = None,
 ) -> None:
     """The arguments of :func:`build` that its body does not check, before the book opens."""
     if path is not None:
@@ -208,6 +210,7 @@ def _check_build_arguments(
     check_int(batch, "batch", low=1, high=MAX_BATCH)
     check_tolerance(tolerance)
     check_callback(on_progress, "on_progress")
+    check_callback(on_estimate, "on_estimate")
 
 
 def _check_classes(classes: object, deals: object) -> None:
@@ -241,6 +244,7 @@ def build(
     batch: int = 8,
     tolerance: float = DEFAULT_TOLERANCE,
     on_progress: Callable[[BuildProgress], None] | None = None,
+    on_estimate: Callable[[BuildEstimate], None] | None = None,
 ) -> BuildSummary:
     """Solve and store every canonical deal asked for that the book lacks.
 
@@ -265,9 +269,12 @@ def build(
         when the driver is killed).
     on_progress
         Called after each finished unit.
+    on_estimate
+        Called once before the first solve with the build's cost
+        (:mod:`solver.book.estimate`).
     """
     rules = rules_or_default(rules)
-    _check_build_arguments(path, payoffs, seed, batch, tolerance, on_progress)
+    _check_build_arguments(path, payoffs, seed, batch, tolerance, on_progress, on_estimate)
     check_int(jobs, "jobs")
     if jobs < 1:
         raise BookError(f"jobs must be at least 1, got {jobs}", argument="jobs")
@@ -288,6 +295,10 @@ def build(
     started = time.perf_counter()
     with Book(path) as book:
         tasks, total, stored_before = _todo(book, rules, chosen, deals, seed, classes)
+        if on_estimate is not None:
+            own = {p.value: book.costs(rules, p) for p in chosen}
+            workers = min(jobs, os.cpu_count() or jobs) if backend == "local" else jobs
+            on_estimate(estimate_units(total, chosen, workers=workers, own=own))
         run = _run_dask if backend == "dask" else _run_local
         solved = run(book, tasks, total, rules, tolerance, jobs, scheduler, batch, on_progress)
     return BuildSummary(total + stored_before, stored_before, solved, time.perf_counter() - started)

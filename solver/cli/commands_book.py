@@ -7,12 +7,13 @@ The book options of other commands (``--book PATH``, ``--no-book``) are
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from solver.app.arguments import non_negative_int, positive_int
 from solver.app.command import Command
 from solver.app.report import Output
-from solver.app.report_book import progress_line, rate_line
+from solver.app.report_book import estimate_line, progress_line, rate_line
 from solver.cli.commands import rules_from_args
 from solver.cli.parsing import add_command_parser
 from solver.cli.progress import Progress
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # the book's use cases are imported when a book command runs,
     # the commands that take --book (the build imports the process pool and the cluster)
     from solver.book.build import BuildProgress
     from solver.book.check import CheckProgress
+    from solver.book.estimate import BuildEstimate
 
 __all__ = ["COMMANDS"]
 
@@ -58,6 +60,11 @@ class _CheckProgress:
     def __call__(self, progress: CheckProgress) -> None:
         line = rate_line(progress.done, progress.total, progress.seconds, "rows checked")
         self.printer.show(line, final=progress.done >= progress.total)
+
+
+def _say_estimate(estimate: BuildEstimate) -> None:
+    """The build's cost, on stderr before the first solve (a log keeps it)."""
+    print(estimate_line(estimate), file=sys.stderr, flush=True)
 
 
 def _build_arguments(parser: argparse.ArgumentParser) -> None:
@@ -128,7 +135,7 @@ def _build(args: argparse.Namespace) -> Output:
         backend=args.backend,
         scheduler=args.scheduler,
     )
-    return shown(build_book(request, on_progress=_Progress()), args)
+    return shown(build_book(request, on_progress=_Progress(), on_estimate=_say_estimate), args)
 
 
 def _stats_arguments(parser: argparse.ArgumentParser) -> None:

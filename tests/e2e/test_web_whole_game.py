@@ -49,6 +49,7 @@ def _fits(driver, size: str) -> None:
 def _shown_figures(driver, payoff: str) -> None:
     expected = whole_game(WholeGameRequest(payoff=payoff)).document["payoffs"][0]
     text = driver.find_element("id", "whole-text")
+    assert text.get_attribute("data-payoff") == payoff
     assert text.get_attribute("data-classes") == str(expected["classes"])
     bars = [float(b.get_attribute("data-value")) for b in css(driver, "#whole-concede .bar")]
     assert bars == pytest.approx([p["concede"]["mean"] for p in expected["positions"]])

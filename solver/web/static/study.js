@@ -125,14 +125,18 @@
 
   // ---------- the whole game: the summary shipped with the package (no book needed) ----------
   let whole = null;
+  let wholeAsked = 0; // only the last request's answer is shown
 
   async function loadWhole() {
+    const asked = ++wholeAsked;
     whole = null;
     $("whole").hidden = true;
     if ($("mode").value !== "mirror") return; // the summary is of mirror deals
+    let answer;
     try {
-      whole = await A.post("/api/summary", { payoff: $("payoff").value });
+      answer = await A.post("/api/summary", { payoff: $("payoff").value });
     } catch (error) {
+      if (asked !== wholeAsked) return;
       $("whole").hidden = false;
       $("whole-text").replaceChildren();
       $("whole-charts").replaceChildren();
@@ -140,6 +144,8 @@
       $("whole-warning").textContent = t("whole_damaged", { why: error.message });
       return;
     }
+    if (asked !== wholeAsked) return;
+    whole = answer;
     renderWhole();
   }
 
@@ -149,7 +155,8 @@
       ...block.hardest.support.slice(0, 5).map((d) => [t("hardest_support"), d]),
       ...block.hardest.slowest.slice(0, 5).map((d) => [t("hardest_slowest"), d]),
     ];
-    return el("div", { class: "scroll" }, el("table", { id: "whole-hardest", class: "data" },
+    // Scrolled sideways on a phone: focusable and named, so a keyboard reaches it too.
+    return el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t("hardest_title") }, el("table", { id: "whole-hardest", class: "data" },
       el("caption", { text: t("hardest_title") }),
       el("thead", {}, row([t("col_why"), t("col_removed"), t("col_support"), t("col_seconds")], "th")),
       el("tbody", {}, deals.map(([why, d]) => row([why, d.removed, d.support, number(d.seconds, 2)], "td")))));
@@ -165,6 +172,7 @@
       seed: s.seed === null ? "–" : s.seed, r: s.bootstrap.replicates,
     }));
     $("whole-text").dataset.classes = block.classes;
+    $("whole-text").dataset.payoff = block.payoff;
     const problems = whole.warnings || [];
     $("whole-warning").hidden = !problems.length;
     $("whole-warning").textContent = problems.length ? t("whole_damaged", { why: problems.join("; ") }) : "";
