@@ -26,7 +26,7 @@ from solver.app.report import Output
 from solver.app.study_text import interval_text
 from solver.book.store import Book
 from solver.book.summary import read_summary, summarize, write_summary
-from solver.errors import BookError, QuintetError
+from solver.errors import BookError, FileError, QuintetError
 from solver.game.rules import Category
 from solver.util.language import Lang, Phrase, language
 
@@ -57,6 +57,7 @@ _W = {
     "slowest": Phrase("slowest", "самые долгие"),
     "removed": Phrase("turned-up cards", "открытые карты"),
     "margin": Phrase("margin", "разность очков"),
+    "plots": Phrase("charts written", "графики записаны"),
     "win": Phrase("win", "победа"),
 }
 _BY_NAME = {c.english: c for c in Category}
@@ -68,6 +69,7 @@ class WholeGameRequest:
 
     payoff: str = "margin"
     path: str | None = None
+    plot: str | None = None  # a folder: whole_game.png of every payoff written there
 
 
 @dataclass(frozen=True)
@@ -149,10 +151,30 @@ def whole_game(request: WholeGameRequest) -> Answer:
         raise BookError(
             f"summary: no readable figures of the {request.payoff} payoff", argument="summary"
         )
+    written = []
+    if request.plot is not None:
+        from solver.app.study_plots import write_whole_plot
+
+        _check_folder(request.plot)
+        written = [write_whole_plot(found.document, Path(request.plot))]
     document = {**found.document, "payoffs": blocks}
-    return answer_of(
-        lambda lang: Output(whole_text(document, lang), document), warnings, kind="summary"
-    )
+
+    def report(lang: Lang | str) -> Output:
+        charts = f"\n{_say('plots', lang)}: {', '.join(written)}" if written else ""
+        return Output(whole_text(document, lang) + charts, document)
+
+    return answer_of(report, warnings, kind="summary")
+
+
+def _check_folder(folder: str) -> None:
+    if not Path(folder).is_dir():
+        raise FileError(f"{folder}: not a directory (plot needs an existing directory)")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise QuintetError(
+            "plot needs matplotlib: pip install 'quintet-solver[notebooks]'", argument="plot"
+        ) from None
 
 
 def build_summary(request: SummaryBuildRequest) -> Answer:

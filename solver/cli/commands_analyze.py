@@ -118,7 +118,7 @@ def _report(args: argparse.Namespace) -> Output:
     from solver.cli.commands import rules_from_args
 
     if args.summary is not None:
-        summary = WholeGameRequest(payoff=args.payoff, path=args.summary or None)
+        summary = WholeGameRequest(payoff=args.payoff, path=args.summary or None, plot=args.plot)
         return shown(whole_game(summary), args)
     request = StudyRequest(
         rules=rules_from_args(args),
