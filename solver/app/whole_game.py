@@ -38,6 +38,10 @@ _W = {
         "{n} mirror classes drawn uniformly (seed {seed}) of {total}",
         "{n} зеркальных классов, выбранных равномерно (зерно {seed}), из {total}",
     ),
+    "of_asked": Phrase(
+        "the first {n} of {asked} drawn (seed {seed}; a uniform sample too), of {total} mirror classes",
+        "первые {n} из {asked} выбранных (зерно {seed}; тоже равномерная выборка), из {total} зеркальных классов",
+    ),
     "book": Phrase(
         "{n} mirror classes of a book, of {total}", "{n} зеркальных классов из книги, из {total}"
     ),
@@ -100,7 +104,12 @@ def whole_text(document: dict[str, Any], lang: Lang | str) -> str:
     sample = document["sample"]
     total = _number(sample["classes_total"], lang)
     n = document["payoffs"][0]["classes"] if document["payoffs"] else 0
-    if sample["asked"] is not None:
+    if sample["asked"] is not None and sample.get("prefix") not in (None, sample["asked"]):
+        drawn = _say(
+            "of_asked", lang, n=_number(n, lang), asked=_number(sample["asked"], lang),
+            seed=sample["seed"], total=total,
+        )  # fmt: skip
+    elif sample["asked"] is not None:
         drawn = _say("drawn", lang, n=_number(n, lang), seed=sample["seed"], total=total)
     else:
         drawn = _say("book", lang, n=_number(n, lang), total=total)

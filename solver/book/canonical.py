@@ -216,10 +216,12 @@ def slice_mirror_classes(start: int, stop: int, n_removed: int = 7) -> np.ndarra
 
 
 def sample_mirror_classes(count: int, seed: int, n_removed: int = 7) -> np.ndarray:
-    """``count`` mirror classes drawn uniformly without replacement (seeded), in class order.
+    """``count`` mirror classes drawn uniformly without replacement (seeded), in draw order.
 
     Every class is equally likely (not every deal): an average over deals
-    weights each drawn class by its orbit size (:func:`orbit_sizes`).
+    weights each drawn class by its orbit size (:func:`orbit_sizes`).  The
+    draw order is random, so every prefix is itself a uniform sample: a
+    build that solves them in this order and stops early leaves one.
 
     >>> a, b = sample_mirror_classes(4, 1), sample_mirror_classes(4, 1)
     >>> a.tolist() == b.tolist(), a.size
@@ -234,7 +236,7 @@ def sample_mirror_classes(count: int, seed: int, n_removed: int = 7) -> np.ndarr
         raise BookError(
             f"sample: count must be between 1 and {total}, got {count}", argument="sample"
         )
-    picks = np.sort(np.random.default_rng(seed).choice(total, size=count, replace=False))
+    picks = np.random.default_rng(seed).choice(total, size=count, replace=False, shuffle=True)
     return _every_mirror_class(n_removed)[picks]
 
 

@@ -244,8 +244,10 @@ def summarize(
         The game (mirror mode) and the payoffs summarized (those with rows).
     sample, sample_seed
         The classes: the uniform sample ``quintet book build --sample
-        SAMPLE --seed SAMPLE_SEED`` drew (those of them the book lacks are
-        counted as missing); ``None``: every class the book holds.
+        SAMPLE --seed SAMPLE_SEED`` drew, or as many of them as the book
+        holds from the first in draw order on (a uniform sample too:
+        ``sample["prefix"]`` says how many); ``None``: every class the book
+        holds.
     seed
         The bootstrap's seed.
 
@@ -266,8 +268,15 @@ def summarize(
     chosen = [parse_payoff(p) for p in dict.fromkeys(payoffs)]
     n_removed = DECK_SIZE - HAND_SIZE * rules.n_packets
     wanted: set[int] | None = None
+    prefix = None
     if sample is not None:
-        wanted = set(sample_mirror_classes(sample, sample_seed, n_removed).tolist())
+        # The longest prefix of the draw order solved for every payoff: itself a uniform
+        # sample (a build solves the classes in draw order; one stopped early leaves one).
+        order = sample_mirror_classes(sample, sample_seed, n_removed).tolist()
+        stored = [{int(a) for a, _ in book.keys(rules, p)} for p in chosen]
+        done = [all(m in s for s in stored) for m in order]
+        prefix = done.index(False) if False in done else len(order)
+        wanted = set(order[:prefix])
     blocks = []
     for payoff in chosen:
         entries = [e for e in book.entries(rules, payoff) if wanted is None or e.key[0] in wanted]
@@ -284,6 +293,7 @@ def summarize(
         "sample": {
             "kind": "book" if sample is None else "uniform classes",
             "asked": sample,
+            "prefix": prefix,
             "seed": sample_seed if sample is not None else None,
             "classes_total": class_count(n_removed),
             "deals_total": deal_count(n_removed),

@@ -111,6 +111,9 @@ def checked_head(loaded: Any) -> tuple[dict[str, Any] | None, str]:
             "sample": {
                 "kind": _text(sample.get("kind"), "sample: kind"),
                 "asked": None if asked is None else _whole(asked, "sample: asked", 1),
+                "prefix": None
+                if sample.get("prefix") is None
+                else _whole(sample.get("prefix"), "sample: prefix"),
                 "seed": None
                 if sample.get("seed") is None
                 else _whole(sample.get("seed"), "sample: seed"),

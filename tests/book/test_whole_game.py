@@ -382,3 +382,23 @@ def test_a_dask_build_over_classes_survives_a_killed_worker(tmp_path: Path) -> N
     clean = tmp_path / "clean.sqlite"
     build(clean, RULES, ["margin", "win"], classes=SLICE)
     assert _rows(path) == _rows(clean)
+
+
+def test_a_summary_of_a_sample_covers_the_prefix_solved_in_draw_order(tmp_path: Path) -> None:
+    path = tmp_path / "sample.sqlite"
+    summary = build(path, RULES, ["margin"], classes=3, seed=11)
+    assert summary.solved == 3
+    order = sample_mirror_classes(3, 11).tolist()
+    with Book(path, read_only=True) as book:
+        whole = summarize(book, payoffs=["margin"], sample=3, sample_seed=11)
+    assert whole["sample"]["prefix"] == 3 and whole["payoffs"][0]["classes"] == 3
+    connection = sqlite3.connect(path)
+    with connection:  # the second class drawn is missing: only the first is a uniform prefix
+        connection.execute("DELETE FROM solutions WHERE first = ?", (order[1],))
+    connection.close()
+    with Book(path, read_only=True) as book:
+        first = summarize(book, payoffs=["margin"], sample=3, sample_seed=11)
+        assert first["sample"]["prefix"] == 1 and first["payoffs"][0]["classes"] == 1
+        assert first["payoffs"][0]["hardest"]["support"][0]["key"] == order[0]
+        with pytest.raises(BookError, match=r"^book: no solution"):
+            summarize(book, payoffs=["win"], sample=3, sample_seed=11)
