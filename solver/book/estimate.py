@@ -31,10 +31,11 @@ from solver.util.checks import check_int
 
 __all__ = ["ROW_OVERHEAD", "BuildEstimate", "estimate_units"]
 
-ROW_OVERHEAD = 600
+ROW_OVERHEAD = 1900
 """Bytes a row takes beyond its strategies' blobs: the key, the numbers, the rules text,
-the index entry and page slack.  Measured: a 5,000-class sample book of both payoffs
-(benchmarks/RESULTS.md) holds its blobs in about 92% of the file."""
+the index entry and, mostly, the unused half of its last overflow page.  Measured: a
+300-class sample book of both payoffs (``--sample 300 --seed 2``, benchmarks/RESULTS.md)
+is 3,915,776 bytes after VACUUM for 2,791,998 bytes of blobs in 600 rows: 1,873 a row."""
 _PER_ARRANGEMENT = 5 * HAND_SIZE + 8  # card bytes and a float64
 MIN_OWN_ROWS = 20  # a book's own rows count once it has this many of a payoff
 

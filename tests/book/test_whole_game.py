@@ -28,7 +28,7 @@ from solver.book.canonical import (
     sample_mirror_classes,
     slice_mirror_classes,
 )
-from solver.book.estimate import estimate_units
+from solver.book.estimate import ROW_OVERHEAD, estimate_units
 from solver.book.store import Book
 from solver.book.summary import (
     MAX_BYTES,
@@ -277,7 +277,7 @@ def test_the_estimate_uses_the_books_rows_then_the_shipped_summary() -> None:
     assert estimate.wall_seconds == pytest.approx(estimate.cpu_seconds / 4)
     own = estimate_units(10, ["margin"], own={"margin": (50, 2.0, 100.0)})
     assert own.cpu_seconds == pytest.approx(20.0) and "the book's 50 rows" in own.source
-    assert own.disk_bytes == pytest.approx(10 * (100 * 33 + 600))
+    assert own.disk_bytes == pytest.approx(10 * (100 * 33 + ROW_OVERHEAD))
 
 
 # ---------- builds over a slice of the classes: killed, resumed ----------
