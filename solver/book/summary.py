@@ -57,6 +57,7 @@ __all__ = [
     "bootstrap",
     "figure",
     "read_summary",
+    "share_figure",
     "summarize",
     "write_summary",
 ]
@@ -138,6 +139,26 @@ def figure(values: np.ndarray, weights: np.ndarray, *, seed: int = 0) -> dict[st
     return {"mean": _round(mean), "interval": [_round(low), _round(high)]}
 
 
+def share_figure(hits: np.ndarray, weights: np.ndarray, *, seed: int = 0) -> dict[str, Any]:
+    """The orbit-weighted share of classes where ``hits`` holds, with its 95% interval.
+
+    A bootstrap cannot see past a share of 0 or 1 in the sample (every resample
+    is 0): then the interval is Clopper-Pearson's for 0 (or all) of ``n``
+    classes, ``n`` the weights' effective sample size (Kish).
+
+    >>> share_figure(np.zeros(100, dtype=bool), np.ones(100))
+    {'mean': 0.0, 'interval': [0.0, 0.0362167]}
+    """
+    hits = np.asarray(hits, dtype=bool)
+    if hits.any() and not hits.all():
+        return figure(hits.astype(float), weights, seed=seed)
+    n_eff = float(weights.sum() ** 2 / (weights**2).sum())
+    bound = 1.0 - 0.025 ** (1.0 / n_eff)
+    if hits.all():
+        return {"mean": 1.0, "interval": [_round(1.0 - bound), 1.0]}
+    return {"mean": 0.0, "interval": [0.0, _round(bound)]}
+
+
 def _figures(values: np.ndarray, weights: np.ndarray, seed: int) -> list[dict[str, Any]]:
     mean, low, high = bootstrap(values, weights, seed=seed)
     return [
@@ -173,7 +194,7 @@ def _payoff_block(entries: list[Entry], rules: Rules, seed: int) -> dict[str, An
     )  # fmt: skip
     seconds = np.array([e.seconds for e in entries])
     pure = (support == 1) & (columns == 1)
-    bins = np.array([(support >= a) & (support <= b) for a, b in SUPPORT_BINS]).T.astype(float)
+    bins = [(support >= a) & (support <= b) for a, b in SUPPORT_BINS]
     order = list(reversed(rules.category_order()))
     kinds = _figures(shares.reshape(len(entries), -1), weights, seed)
     n_kinds = len(Category)
@@ -198,10 +219,11 @@ def _payoff_block(entries: list[Entry], rules: Rules, seed: int) -> dict[str, An
             "max": int(support.max()),
             "histogram": [
                 {"low": a, "high": b, **f}
-                for (a, b), f in zip(SUPPORT_BINS, _figures(bins, weights, seed), strict=True)
+                for (a, b), hits in zip(SUPPORT_BINS, bins, strict=True)
+                for f in [share_figure(hits, weights, seed=seed)]
             ],
         },
-        "pure": figure(pure.astype(float), weights, seed=seed),
+        "pure": share_figure(pure, weights, seed=seed),
         "seconds": {
             **figure(seconds, even, seed=seed),
             "median": _round(np.median(seconds)),

@@ -35,6 +35,7 @@ from solver.book.summary import (
     SHIPPED,
     bootstrap,
     read_summary,
+    share_figure,
     summarize,
     write_summary,
 )
@@ -402,3 +403,17 @@ def test_a_summary_of_a_sample_covers_the_prefix_solved_in_draw_order(tmp_path: 
         assert first["payoffs"][0]["hardest"]["support"][0]["key"] == order[0]
         with pytest.raises(BookError, match=r"^book: no solution"):
             summarize(book, payoffs=["win"], sample=3, sample_seed=11)
+
+
+def test_a_share_never_seen_has_clopper_pearsons_bound_not_a_zero_width_interval() -> None:
+    weights = np.array([24.0] * 300 + [12.0] * 100)
+    none = share_figure(np.zeros(400, dtype=bool), weights)
+    n_eff = weights.sum() ** 2 / (weights**2).sum()
+    assert none["mean"] == 0.0 and none["interval"][0] == 0.0
+    assert none["interval"][1] == pytest.approx(1 - 0.025 ** (1 / n_eff), rel=1e-5)
+    assert 3 / n_eff < none["interval"][1] < 4 / n_eff  # about the rule of three
+    every = share_figure(np.ones(400, dtype=bool), weights)
+    assert every["mean"] == 1.0 and every["interval"][1] == 1.0
+    assert every["interval"][0] == pytest.approx(1 - none["interval"][1], rel=1e-5)
+    some = share_figure(np.arange(400) % 4 == 0, weights, seed=2)
+    assert some["interval"][0] < some["mean"] < some["interval"][1]
