@@ -18,6 +18,7 @@ from solver.app.answers import Answer, Notice, answer_of
 from solver.app.report_book import build_report, check_report, stats_report
 from solver.book.build import BuildProgress, build
 from solver.book.check import CheckProgress, check
+from solver.book.estimate import BuildEstimate
 from solver.book.stats import book_stats as stats_of
 from solver.book.store import Book, default_book_path
 from solver.errors import QuintetError
@@ -37,12 +38,17 @@ PAYOFF_CHOICES = {"margin": ("margin",), "win": ("win",), "both": ("margin", "wi
 
 @dataclass(frozen=True)
 class BookBuildRequest:
-    """Solve and store ``deals`` seeded deals (None: every mirror class) for ``payoff``."""
+    """Solve and store ``deals`` seeded deals (None: every mirror class) for ``payoff``.
+
+    ``classes``: with ``deals=None``, a seeded uniform sample of that many
+    mirror classes, or a slice ``(start, stop)`` of their enumeration order.
+    """
 
     path: str | None = None
     rules: Rules = DEFAULT_RULES
     payoff: str = "margin"
     deals: int | None = None
+    classes: int | tuple[int, int] | None = None
     seed: int = 0
     jobs: int = 1
     backend: str = "local"
@@ -64,9 +70,12 @@ class BookCheckRequest:
 
 
 def build_book(
-    request: BookBuildRequest, on_progress: Callable[[BuildProgress], None] | None = None
+    request: BookBuildRequest,
+    on_progress: Callable[[BuildProgress], None] | None = None,
+    on_estimate: Callable[[BuildEstimate], None] | None = None,
 ) -> Answer:
-    """Build the book; ``on_progress`` sees the progress as deals finish (stored at once)."""
+    """Build the book; ``on_progress`` sees the progress as deals finish (stored at once),
+    ``on_estimate`` the build's cost before it starts."""
     if request.payoff not in PAYOFF_CHOICES:
         raise QuintetError(
             f"payoff {request.payoff!r} is not margin, win or both", argument="payoff"
@@ -77,11 +86,13 @@ def build_book(
         request.rules,
         list(PAYOFF_CHOICES[request.payoff]),
         deals=request.deals,
+        classes=request.classes,
         seed=request.seed,
         jobs=request.jobs,
         backend=request.backend,
         scheduler=request.scheduler,
         on_progress=on_progress,
+        on_estimate=on_estimate,
     )
     return answer_of(lambda lang: build_report(summary, path, lang), kind="book-build")
 

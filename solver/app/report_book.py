@@ -15,6 +15,7 @@ from solver.util.language import Lang, Phrase, language
 
 if TYPE_CHECKING:  # not at run time: the book build imports the process pool and the cluster
     from solver.book.build import BuildProgress, BuildSummary
+    from solver.book.estimate import BuildEstimate
     from solver.book.stats import GameStats
 
 __all__ = [
@@ -119,11 +120,32 @@ def _duration(duration: float) -> str:
 def progress_line(progress: BuildProgress) -> str:
     """The build's progress: units done, rate and time left.
 
-    >>> from solver.book.build import BuildProgress
+    >>> from solver.book.build import BuildEstimate, BuildProgress
     >>> progress_line(BuildProgress(done=10, total=40, seconds=20.0))
     '10/40 solved, 1800 per hour, 1m00s left'
     """
     return rate_line(progress.done, progress.total, progress.seconds, "solved")
+
+
+def estimate_line(estimate: BuildEstimate) -> str:
+    """The build's cost before it starts (stderr, English: a log line).
+
+    >>> from solver.book.estimate import BuildEstimate
+    >>> estimate_line(BuildEstimate(100, 200, 90.0, 2, 2.5e6, "margin: the shipped summary"))
+    'estimate: 100 classes x 0.900 s per class / 2 workers = 45s (1m30s of solving); disk 2.5 MB (margin: the shipped summary)'
+    """
+    per_class = estimate.cpu_seconds / estimate.classes if estimate.classes else 0.0
+    if per_class != per_class:  # NaN: no measure of these payoffs
+        time = "time unknown"
+    else:
+        time = (
+            f"{per_class:.3f} s per class / {estimate.workers} worker"
+            f"{'s' if estimate.workers > 1 else ''} = {_duration(estimate.wall_seconds)} "
+            f"({_duration(estimate.cpu_seconds)} of solving)"
+        )
+    disk = estimate.disk_bytes
+    size = f"{disk / 1e9:.1f} GB" if disk >= 1e9 else f"{disk / 1e6:.1f} MB"
+    return f"estimate: {estimate.classes:,} classes x {time}; disk {size} ({estimate.source})"
 
 
 def rate_line(done: int, total: int, seconds: float, what: str) -> str:

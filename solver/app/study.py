@@ -33,10 +33,11 @@ import numpy as np
 
 from solver.analysis.breakdown import Z95
 from solver.analysis.where import Where, holding_features, parse_where
-from solver.app.answers import Answer, answer_of
+from solver.app.answers import Answer, Notice, answer_of
 from solver.app.report import Output
 from solver.app.requests import DEFAULT_BOOK, BookChoice
 from solver.app.study_text import study_text
+from solver.app.whole_game import WholeGameRequest, whole_game
 from solver.book.build import build
 from solver.book.canonical import canonical_key, deal_count, holding_of
 from solver.book.store import Book, Entry, default_book_path
@@ -49,7 +50,7 @@ from solver.game.payloads import rules_payload
 from solver.game.rules import DEFAULT_RULES, Category, DiscardMode, Rules
 from solver.schemas import FORMATS
 
-__all__ = ["FORMAT", "Sample", "StudyRequest", "study", "weighted_interval"]
+__all__ = ["FORMAT", "Sample", "StudyRequest", "report_or_summary", "study", "weighted_interval"]
 
 FORMAT = FORMATS["report"]
 TOP_BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.95, 1.0000001)
@@ -253,3 +254,24 @@ def study(request: StudyRequest) -> Answer:
         written = write_plots(document, Path(request.plot))
     document["plots"] = written
     return answer_of(lambda lang: Output(study_text(document, lang), document), kind="report")
+
+
+def report_or_summary(request: StudyRequest) -> Answer:
+    """:func:`study`; without a book, the whole game's summary shipped with the package.
+
+    The summary stands in only for what it covers: the default rules, no
+    ``where`` filter, no ``deals``, no plot (else no book is an error, as
+    in :func:`study`).  A warning says the figures are the summary's.
+    """
+    try:
+        return study(request)
+    except NoBookError:
+        plain = request.where is None and request.plot is None and request.deals is None
+        if not plain or request.rules != DEFAULT_RULES:
+            raise
+    answer = whole_game(WholeGameRequest(payoff=request.payoff))
+    note = Notice(
+        f"no book at {_book_path(request)}: the whole game's figures shipped with the package "
+        "(quintet book build to make a book)"
+    )
+    return Answer(answer.document, answer.render, (note, *answer.warnings))

@@ -40,7 +40,14 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from solver.book.canonical import canonical_key, canonical_mirror_holdings, class_count
+from solver.book.canonical import (
+    canonical_key,
+    canonical_mirror_holdings,
+    class_count,
+    sample_mirror_classes,
+    slice_mirror_classes,
+)
+from solver.book.estimate import BuildEstimate, estimate_units
 from solver.book.lookup import book_row, solve_key
 from solver.book.store import Book
 from solver.equilibria.equilibrium import DEFAULT_TOLERANCE, Payoff, parse_payoff
@@ -58,6 +65,27 @@ Key = tuple[int, int]
 Task = tuple[Key, str]
 # The units of one deal, solved together: its payoffs share the holdings' frontiers (cached).
 Group = list[Task]
+
+
+# A part of the mirror classes: a uniform seeded sample of this many, or a slice of the
+# enumeration order (start, stop); None is every class.
+Classes = int | tuple[int, int] | None
+
+
+def chosen_keys(classes: int | tuple[int, int], seed: int, rules: Rules) -> list[Key]:
+    """Canonical keys of a part of the mirror classes: a seeded sample of ``classes`` of them,
+    or classes ``start .. stop - 1`` of the enumeration order (``classes=(start, stop)``)."""
+    if rules.discard_mode is not DiscardMode.MIRROR:
+        raise BookError(
+            "classes: only mirror classes are enumerated (mirror mode)", argument="classes"
+        )
+    n_removed = DECK_SIZE - HAND_SIZE * rules.n_packets
+    masks = (
+        sample_mirror_classes(classes, seed, n_removed)
+        if isinstance(classes, int)
+        else slice_mirror_classes(*classes, n_removed)
+    )
+    return [(mask, mask) for mask in masks.tolist()]
 
 
 def seeded_keys(deals: int, seed: int, rules: Rules) -> list[Key]:
@@ -114,12 +142,21 @@ def _solve_units(tasks: list[Task], rules: Rules, tolerance: float) -> list[tupl
 
 
 def _todo(
-    book: Book, rules: Rules, payoffs: Sequence[Payoff], deals: int | None, seed: int
+    book: Book,
+    rules: Rules,
+    payoffs: Sequence[Payoff],
+    deals: int | None,
+    seed: int,
+    classes: Classes = None,
 ) -> tuple[Iterator[Group], int, int]:
     """Units not yet stored (streamed, grouped by deal), how many, and how many asked are stored."""
     stored = {p: {(int(a), int(b)) for a, b in book.keys(rules, p)} for p in payoffs}
+    keys = None
     if deals is not None:
         keys = seeded_keys(deals, seed, rules)
+    elif classes is not None:
+        keys = chosen_keys(classes, seed, rules)
+    if keys is not None:
         groups = [[(k, p.value) for p in payoffs if k not in stored[p]] for k in keys]
         groups = [group for group in groups if group]
         count = sum(map(len, groups))
@@ -160,6 +197,7 @@ def _check_build_arguments(
     batch: object,
     tolerance: object,
     on_progress: object,
+    on_estimate: object = None,
 ) -> None:
     """The arguments of :func:`build` that its body does not check, before the book opens."""
     if path is not None:
@@ -172,6 +210,20 @@ def _check_build_arguments(
     check_int(batch, "batch", low=1, high=MAX_BATCH)
     check_tolerance(tolerance)
     check_callback(on_progress, "on_progress")
+    check_callback(on_estimate, "on_estimate")
+
+
+def _check_classes(classes: object, deals: object) -> None:
+    if classes is None:
+        return
+    if deals is not None:
+        raise BookError("classes: give deals or classes, not both", argument="classes")
+    if isinstance(classes, tuple) and len(classes) == 2:
+        start, stop = (check_int(c, "classes", low=0) for c in classes)
+        if start >= stop:
+            raise BookError(f"classes: start {start} is not before stop {stop}", argument="classes")
+    else:
+        check_int(classes, "classes", low=1)
 
 
 # The most solved deals kept before a commit (rows wait in memory).
@@ -184,6 +236,7 @@ def build(
     payoffs: Sequence[Payoff | str],
     *,
     deals: int | None = None,
+    classes: Classes = None,
     seed: int = 0,
     jobs: int = 1,
     backend: str = "local",
@@ -191,6 +244,7 @@ def build(
     batch: int = 8,
     tolerance: float = DEFAULT_TOLERANCE,
     on_progress: Callable[[BuildProgress], None] | None = None,
+    on_estimate: Callable[[BuildEstimate], None] | None = None,
 ) -> BuildSummary:
     """Solve and store every canonical deal asked for that the book lacks.
 
@@ -202,6 +256,10 @@ def build(
         The games to solve each deal in.
     deals, seed
         ``deals`` seeded deals; ``None`` for every mirror class.
+    classes
+        With ``deals=None``, a part of the mirror classes: a uniform sample
+        of ``classes`` of them drawn with ``seed``, or ``(start, stop)``, a
+        slice of their enumeration order.
     jobs, backend, scheduler
         Workers: ``backend="local"`` runs ``jobs`` processes (inline when 1);
         ``"dask"`` a local cluster of ``jobs`` workers, or the scheduler at
@@ -211,9 +269,12 @@ def build(
         when the driver is killed).
     on_progress
         Called after each finished unit.
+    on_estimate
+        Called once before the first solve with the build's cost
+        (:mod:`solver.book.estimate`).
     """
     rules = rules_or_default(rules)
-    _check_build_arguments(path, payoffs, seed, batch, tolerance, on_progress)
+    _check_build_arguments(path, payoffs, seed, batch, tolerance, on_progress, on_estimate)
     check_int(jobs, "jobs")
     if jobs < 1:
         raise BookError(f"jobs must be at least 1, got {jobs}", argument="jobs")
@@ -221,6 +282,7 @@ def build(
         check_int(deals, "deals")
     if deals is not None and deals < 1:
         raise BookError(f"deals must be at least 1, got {deals}", argument="deals")
+    _check_classes(classes, deals)
     if scheduler is not None and backend != "dask":
         raise BookError(
             f"scheduler needs backend='dask', got backend={backend!r}", argument="scheduler"
@@ -232,7 +294,11 @@ def build(
     chosen = [parse_payoff(p) for p in dict.fromkeys(payoffs)]
     started = time.perf_counter()
     with Book(path) as book:
-        tasks, total, stored_before = _todo(book, rules, chosen, deals, seed)
+        tasks, total, stored_before = _todo(book, rules, chosen, deals, seed, classes)
+        if on_estimate is not None:
+            own = {p.value: book.costs(rules, p) for p in chosen}
+            workers = min(jobs, os.cpu_count() or jobs) if backend == "local" else jobs
+            on_estimate(estimate_units(total, chosen, workers=workers, own=own))
         run = _run_dask if backend == "dask" else _run_local
         solved = run(book, tasks, total, rules, tolerance, jobs, scheduler, batch, on_progress)
     return BuildSummary(total + stored_before, stored_before, solved, time.perf_counter() - started)

@@ -37,11 +37,13 @@ solver.errors.CardError: holdings: card 0 appears twice in a holding
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from math import comb
 
 import numpy as np
 
+from solver.errors import BookError
 from solver.game.arrangement import Arrangement
 from solver.game.cards import DECK_SIZE, N_RANKS
 from solver.game.suits import (
@@ -77,6 +79,8 @@ __all__ = [
     "relabel_masks",
     "relabel_mixture",
     "removed_card_masks",
+    "sample_mirror_classes",
+    "slice_mirror_classes",
 ]
 
 _BITS = np.int64(1) << np.arange(DECK_SIZE, dtype=np.int64)
@@ -182,3 +186,63 @@ def canonical_mirror_holdings(n_removed: int = 7) -> Iterator[np.ndarray]:
         canonical = holdings[canonical_masks(holdings) == holdings]
         if canonical.size:
             yield canonical
+
+
+def slice_mirror_classes(start: int, stop: int, n_removed: int = 7) -> np.ndarray:
+    """Canonical holding masks of classes ``start .. stop - 1`` of the enumeration order.
+
+    The order is :func:`canonical_mirror_holdings`'s; the stream stops once
+    ``stop`` classes are passed.
+
+    >>> first = np.concatenate(list(canonical_mirror_holdings()))
+    >>> slice_mirror_classes(1, 60).tolist() == first[1:60].tolist()
+    True
+    >>> slice_mirror_classes(5, 2)
+    Traceback (most recent call last):
+        ...
+    solver.errors.BookError: classes: start 5 is after stop 2
+    """
+    if not 0 <= start <= stop:
+        raise BookError(f"classes: start {start} is after stop {stop}", argument="classes")
+    parts, seen = [], 0
+    for chunk in canonical_mirror_holdings(n_removed):
+        if seen >= stop:
+            break
+        low, high = max(start - seen, 0), min(stop - seen, chunk.size)
+        if low < high:
+            parts.append(chunk[low:high])
+        seen += chunk.size
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
+def sample_mirror_classes(count: int, seed: int, n_removed: int = 7) -> np.ndarray:
+    """``count`` mirror classes drawn uniformly without replacement (seeded), in draw order.
+
+    Every class is equally likely (not every deal): an average over deals
+    weights each drawn class by its orbit size (:func:`orbit_sizes`).  The
+    draw order is random, so every prefix is itself a uniform sample: a
+    build that solves them in this order and stops early leaves one.
+
+    >>> a, b = sample_mirror_classes(4, 1), sample_mirror_classes(4, 1)
+    >>> a.tolist() == b.tolist(), a.size
+    (True, 4)
+    >>> sample_mirror_classes(0, 1)
+    Traceback (most recent call last):
+        ...
+    solver.errors.BookError: sample: count must be between 1 and 156248, got 0
+    """
+    total = class_count(n_removed)
+    if not 1 <= count <= total:
+        raise BookError(
+            f"sample: count must be between 1 and {total}, got {count}", argument="sample"
+        )
+    picks = np.random.default_rng(seed).choice(total, size=count, replace=False, shuffle=True)
+    return _every_mirror_class(n_removed)[picks]
+
+
+@functools.cache
+def _every_mirror_class(n_removed: int) -> np.ndarray:
+    """Every class's canonical mask, in order (156,248 of them: 1.2 MB, kept once made)."""
+    every = np.concatenate(list(canonical_mirror_holdings(n_removed)))
+    every.flags.writeable = False
+    return every

@@ -42,7 +42,7 @@ from solver.game.rules import Category, DiscardMode, Rules
 from solver.models.opponents import below_and_above
 from solver.util.checks import check_instance
 
-__all__ = ["GameStats", "book_stats"]
+__all__ = ["GameStats", "book_stats", "entry_figures"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,32 @@ def _weighted_quantiles(
     return [float(v) for v in values[order][picks]]
 
 
+def entry_figures(entry: Entry, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """One deal's equilibrium ex ante: per position, the probability that player 1
+    concedes it, ``(n,)``, and the combination it lays there, ``(n, categories)``."""
+    mine, x = entry.row_cards, entry.row_probabilities
+    theirs, y = mine, x
+    if entry.column_cards is not None and entry.column_probabilities is not None:
+        theirs, y = entry.column_cards, entry.column_probabilities
+    ours, others = strength(mine, rules), strength(theirs, rules)  # (k, n), (l, n)
+    # P(ours_p < theirs_p) = sum_k x_k P_y(t_p > s_kp): a gather per position, no k x l
+    # pairs (the rows are bounded, rows.MAX_ARRANGEMENTS, but memory need not grow so).
+    top = int(max(ours.max(), others.max())) + 1
+    concede = np.zeros(rules.n_packets)
+    for position in range(rules.n_packets):
+        mass = np.bincount(others[:, position], weights=y, minlength=top)
+        above = below_and_above(mass)[1]
+        concede[position] = float(x @ above[ours[:, position]])
+    kinds = category(mine, rules)  # (k, n)
+    shares = np.stack(
+        [
+            np.bincount(kinds[:, position], weights=x, minlength=len(Category))
+            for position in range(rules.n_packets)
+        ]
+    )
+    return concede, shares
+
+
 class _Accumulator:
     """Sums over deals, weighted by orbit size."""
 
@@ -94,23 +120,11 @@ class _Accumulator:
         self.supports: list[tuple[int, int]] = []
 
     def add(self, entry: Entry) -> None:
-        mine, x = entry.row_cards, entry.row_probabilities
-        theirs, y = mine, x
-        if entry.column_cards is not None and entry.column_probabilities is not None:
-            theirs, y = entry.column_cards, entry.column_probabilities
-        ours, others = strength(mine, self.rules), strength(theirs, self.rules)  # (k, n), (l, n)
-        # P(ours_p < theirs_p) = sum_k x_k P_y(t_p > s_kp): a gather per position, no k x l
-        # pairs (the rows are bounded, rows.MAX_ARRANGEMENTS, but memory need not grow so).
-        top = int(max(ours.max(), others.max())) + 1
-        for position in range(self.rules.n_packets):
-            mass = np.bincount(others[:, position], weights=y, minlength=top)
-            above = below_and_above(mass)[1]
-            self.concede[position] += entry.orbit * float(x @ above[ours[:, position]])
-        kinds = category(mine, self.rules)  # (k, n)
-        for position in range(self.rules.n_packets):
-            self.combinations[position] += entry.orbit * np.bincount(
-                kinds[:, position], weights=x, minlength=len(Category)
-            )
+        concede, shares = entry_figures(entry, self.rules)
+        self.concede += entry.orbit * concede
+        self.combinations += entry.orbit * shares
+        x = entry.row_probabilities
+        y = x if entry.column_probabilities is None else entry.column_probabilities
         self.weight += entry.orbit
         self.orbits.append(entry.orbit)
         self.values.append(entry.value)

@@ -160,6 +160,18 @@ class Book:
         keys = [(a, b) for a, b in rows if _whole(a) and _whole(b)]
         return np.array(keys, dtype=np.int64).reshape(-1, 2)
 
+    def costs(self, rules: Rules, payoff: Payoff | str) -> tuple[int, float, float]:
+        """Rows of these rules and payoff, their mean solve seconds and mean stored
+        arrangements (both strategies), read by SQLite without decoding a row."""
+        rows = self._query(
+            "SELECT COUNT(*), AVG(seconds), "
+            "AVG((length(row_cards) + coalesce(length(column_cards), 0)) / 25.0) "
+            "FROM solutions WHERE rules = ? AND payoff = ?",
+            (rules_key(rules), Payoff(payoff).value),
+        )
+        count, seconds, arrangements = rows[0]
+        return int(count), float(seconds or 0.0), float(arrangements or 0.0)
+
     def games(self) -> list[tuple[Rules, Payoff]]:
         """The rules and payoffs the book holds solutions of (damaged keys left out)."""
         rows = self._query("SELECT DISTINCT rules, payoff FROM solutions ORDER BY rules, payoff")

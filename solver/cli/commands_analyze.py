@@ -17,7 +17,8 @@ from solver.app.analyze_jobs import POOL_THRESHOLD
 from solver.app.arguments import auto_or_positive_int, non_negative_int, positive_int
 from solver.app.command import Command
 from solver.app.report import Output
-from solver.app.study import StudyRequest, study
+from solver.app.study import StudyRequest, report_or_summary
+from solver.app.whole_game import WholeGameRequest, whole_game
 from solver.cli.commands import add_book_arguments, book_choice
 from solver.cli.parsing import Formatter
 from solver.cli.render import shown
@@ -104,6 +105,11 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
         help="the equilibria reported on (margin, default; or win)",
     )  # fmt: skip
     parser.add_argument("--plot", metavar="DIR", default=None, help="write PNG charts to DIR")
+    parser.add_argument(
+        "--summary", nargs="?", const="", default=None, metavar="FILE",
+        help="the whole game's summary (FILE, or the one shipped with the package; "
+        "shown anyway when there is no book)",
+    )  # fmt: skip
     add_book_arguments(parser)
     parser.epilog = WHERE_HELP
 
@@ -111,6 +117,9 @@ def _report_arguments(parser: argparse.ArgumentParser) -> None:
 def _report(args: argparse.Namespace) -> Output:
     from solver.cli.commands import rules_from_args
 
+    if args.summary is not None:
+        summary = WholeGameRequest(payoff=args.payoff, path=args.summary or None, plot=args.plot)
+        return shown(whole_game(summary), args)
     request = StudyRequest(
         rules=rules_from_args(args),
         payoff=args.payoff,
@@ -120,10 +129,17 @@ def _report(args: argparse.Namespace) -> Output:
         plot=args.plot,
         book=book_choice(args),
     )
-    return shown(study(request), args)
+    return shown(report_or_summary(request), args)
 
 
-_FLAGS = {"top": "--top", "csv": "--csv", "jobs": "--jobs", "book": "--book", "path": "FILE"}
+_FLAGS = {
+    "top": "--top",
+    "csv": "--csv",
+    "jobs": "--jobs",
+    "book": "--book",
+    "path": "FILE",
+    "summary": "--summary",
+}
 
 COMMANDS: list[Command] = [
     Command(

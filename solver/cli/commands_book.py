@@ -7,12 +7,13 @@ The book options of other commands (``--book PATH``, ``--no-book``) are
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from solver.app.arguments import non_negative_int, positive_int
 from solver.app.command import Command
 from solver.app.report import Output
-from solver.app.report_book import progress_line, rate_line
+from solver.app.report_book import estimate_line, progress_line, rate_line
 from solver.cli.commands import rules_from_args
 from solver.cli.parsing import add_command_parser
 from solver.cli.progress import Progress
@@ -23,10 +24,20 @@ if TYPE_CHECKING:  # the book's use cases are imported when a book command runs,
     # the commands that take --book (the build imports the process pool and the cluster)
     from solver.book.build import BuildProgress
     from solver.book.check import CheckProgress
+    from solver.book.estimate import BuildEstimate
 
 __all__ = ["COMMANDS"]
 
-_FLAGS = {"book": "--book", "jobs": "--jobs", "scheduler": "--scheduler", "deals": "--deals"}
+_FLAGS = {
+    "book": "--book",
+    "jobs": "--jobs",
+    "scheduler": "--scheduler",
+    "deals": "--deals",
+    "classes": "--classes",
+    "sample": "--sample",
+    "out": "--out",
+    "summary": "--out",
+}
 
 
 class _Progress:
@@ -51,6 +62,11 @@ class _CheckProgress:
         self.printer.show(line, final=progress.done >= progress.total)
 
 
+def _say_estimate(estimate: BuildEstimate) -> None:
+    """The build's cost, on stderr before the first solve (a log keeps it)."""
+    print(estimate_line(estimate), file=sys.stderr, flush=True)
+
+
 def _build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--book",
@@ -61,6 +77,18 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--deals", type=positive_int, metavar="N", help="N seeded deals")
     which.add_argument("--all", action="store_true", help="every mirror class (mirror mode)")
+    which.add_argument(
+        "--sample",
+        type=positive_int,
+        metavar="N",
+        help="N mirror classes drawn uniformly with --seed (mirror mode)",
+    )
+    which.add_argument(
+        "--classes",
+        type=class_slice,
+        metavar="START:STOP",
+        help="mirror classes START to STOP - 1 of --all's order (mirror mode)",
+    )
     parser.add_argument(
         "--seed", type=non_negative_int, default=0, help="seed of the deals (default 0)"
     )
@@ -85,6 +113,14 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def class_slice(text: str) -> tuple[int, int]:
+    """``START:STOP`` as a pair of class indices, START before STOP."""
+    start, colon, stop = text.partition(":")
+    if colon and start.isdigit() and stop.isdigit() and int(start) < int(stop):
+        return int(start), int(stop)
+    raise argparse.ArgumentTypeError(f"{text!r} is not START:STOP with START < STOP")
+
+
 def _build(args: argparse.Namespace) -> Output:
     from solver.app.books import BookBuildRequest, build_book
 
@@ -92,13 +128,14 @@ def _build(args: argparse.Namespace) -> Output:
         path=args.book,
         rules=rules_from_args(args),
         payoff=args.payoff,
-        deals=None if args.all else args.deals,
+        deals=args.deals,
+        classes=args.sample if args.sample is not None else args.classes,
         seed=args.seed,
         jobs=args.jobs,
         backend=args.backend,
         scheduler=args.scheduler,
     )
-    return shown(build_book(request, on_progress=_Progress()), args)
+    return shown(build_book(request, on_progress=_Progress(), on_estimate=_say_estimate), args)
 
 
 def _stats_arguments(parser: argparse.ArgumentParser) -> None:
@@ -127,6 +164,45 @@ def _check(args: argparse.Namespace) -> Output:
     return output
 
 
+def _summary_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="FILE", required=True, help="the summary's JSON file")
+    parser.add_argument(
+        "--book",
+        metavar="PATH",
+        default=None,
+        help="the book file (default: $XDG_CACHE_HOME/quintet-solver/book.sqlite)",
+    )
+    parser.add_argument(
+        "--sample",
+        type=positive_int,
+        metavar="N",
+        default=None,
+        help="the classes `book build --sample N --seed S` drew (default: every class stored)",
+    )
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, help="the sample's seed (default 0)"
+    )
+    parser.add_argument(
+        "--bootstrap-seed",
+        type=non_negative_int,
+        default=0,
+        help="the seed of the intervals' bootstrap (default 0)",
+    )
+
+
+def _summary(args: argparse.Namespace) -> Output:
+    from solver.app.whole_game import SummaryBuildRequest, build_summary
+
+    request = SummaryBuildRequest(
+        out=args.out,
+        book=args.book,
+        sample=args.sample,
+        sample_seed=args.seed,
+        seed=args.bootstrap_seed,
+    )
+    return shown(build_summary(request), args)
+
+
 def _book_arguments(parser: argparse.ArgumentParser) -> None:
     # The sub-commands take the usual output (and, for build, rule) options.
     actions = parser.add_subparsers(
@@ -146,6 +222,14 @@ def _book_arguments(parser: argparse.ArgumentParser) -> None:
             "what the book holds: coverage, solve times, equilibria ex ante",
             _stats_arguments,
             _stats,
+            False,
+        ),
+        (
+            "summary",
+            "the whole game's statistics (orbit-weighted, 95% intervals) from a book built over "
+            "a sample of classes, as a small JSON file (the package ships one)",
+            _summary_arguments,
+            _summary,
             False,
         ),
         (
@@ -170,7 +254,7 @@ def _book(args: argparse.Namespace) -> Output:
 COMMANDS: list[Command] = [
     Command(
         "book",
-        "the solution book: solved canonical deals (build, stats, check)",
+        "the solution book: solved canonical deals (build, stats, summary, check)",
         _book_arguments,
         _book,
         rules=False,

@@ -366,7 +366,9 @@ def _likely_strategies(
         if strategy is None:
             return None
         ids, probabilities = strategy
-        floor = 1.0 / len(ids)
+        # At least the most likely one: a uniform mixture's probabilities may all be a hair
+        # under 1/k (0.16666666666666663 of six), and an empty start is refused.
+        floor = min(1.0 / len(ids), float(probabilities.max()))
         sides.append([i for i, p in zip(ids, probabilities.tolist(), strict=True) if p >= floor])
     return sides[0], sides[1]
 

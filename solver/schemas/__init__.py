@@ -48,6 +48,7 @@ FORMATS: dict[str, str] = {
     "players": "quintet-players/1",
     "mixture": "quintet-mixture/1",
     "train": "quintet-train/1",
+    "summary": "quintet-summary/1",
 }
 
 

@@ -7,6 +7,8 @@
                             progress is ``{"done": deals graded, "total": deals}``;
                             ``DELETE`` cancels it
 ``POST /api/report``        ``quintet report --json``: aggregates over the book
+``POST /api/summary``       ``quintet report --summary --json``: the whole game's
+                            statistics shipped with the package (no book needed)
 ==========================  ==========================================================
 
 Bodies are validated into the same requests the command line builds
@@ -31,7 +33,8 @@ from solver.app.analyze import AnalyzeRequest
 from solver.app.history import MAX_HISTORY_BYTES
 from solver.app.limits import MAX_TOP
 from solver.app.study import StudyRequest, study
-from solver.errors import NoBookError
+from solver.app.whole_game import WholeGameRequest, whole_game
+from solver.errors import BookError, NoBookError
 from solver.game.rules import DiscardMode, Rules
 from solver.web.api import finished_job, job_manager, wait_for_job
 from solver.web.fields import WHOLE, Body
@@ -113,3 +116,35 @@ async def report_endpoint(body: ReportIn) -> Any:
         answer_body = {"detail": detail, "argument": None, "message": None, "code": "no_book"}
         return JSONResponse(answer_body, 404)
     return answer.document
+
+
+class SummaryIn(Body):
+    """The payoff whose figures the summary gives (``--payoff``)."""
+
+    payoff: Literal["margin", "win"] = "margin"
+
+
+NO_SUMMARY: dict[int | str, dict[str, Any]] = {
+    503: {"description": "The shipped summary cannot be read (code no_summary)", "model": ErrorOut}
+}
+
+
+@router.post(
+    "/summary",
+    responses=NO_SUMMARY,
+    summary="quintet report --summary: the whole game's statistics shipped with the package",
+)
+def summary_endpoint(body: SummaryIn) -> Any:
+    """The ``quintet-summary/1`` document of the payoff, with ``warnings``: the parts of the
+    file found damaged and left out (503, ``code`` ``no_summary``, when nothing is readable)."""
+    try:
+        answer = whole_game(WholeGameRequest(payoff=body.payoff))
+    except BookError as error:
+        answer_body = {
+            "detail": str(error),
+            "argument": None,
+            "message": None,
+            "code": "no_summary",
+        }
+        return JSONResponse(answer_body, 503)
+    return {**answer.document, "warnings": [w.message for w in answer.warnings]}

@@ -25,6 +25,7 @@
   }
 
   async function run() {
+    loadWhole();
     const body = { mode: $("mode").value, payoff: $("payoff").value };
     const where = $("where").value.trim();
     if (where) body.where = where;
@@ -59,24 +60,29 @@
     return `${t("effective", { n: number(block.effective_deals, 1) })}; ${meanText(block)}`;
   }
 
-  function concedeFigure() {
-    const bars = doc.positions.map((p) => ({
+  function concedeFigure(d = doc, id = "chart-concede") {
+    const bars = d.positions.map((p) => ({
       label: String(p.position), value: p.concede.mean, low: p.concede.interval[0], high: p.concede.interval[1],
       title: `${t("position_n", { n: p.position })}: ${meanText(p.concede, 100, 1)} %`,
     }));
     const chart = A.barChart({ bars, label: t("chart_concede"), axisLabel: t("axis_position"), intervals: true });
-    const first = doc.positions[0].concede;
-    return A.figure("chart-concede", t("chart_concede"), chart, [
+    const first = d.positions[0].concede;
+    const note = first.effective_deals === undefined ? t("bootstrap_note") : t("effective", { n: number(first.effective_deals, 1) });
+    return A.figure(id, t("chart_concede"), chart, [
       { kind: "bar", key: "rate", text: t("legend_rate") },
       { kind: "whisker", key: "interval", text: t("legend_interval") },
-    ], t("effective", { n: number(first.effective_deals, 1) }));
+    ], note);
   }
 
-  function combinationsFigure() {
+  // Shares are numbers (a book's report) or figures with their interval (the summary's).
+  const shareOf = (v) => (typeof v === "number" ? v : v.mean);
+
+  function combinationsFigure(d = doc, id = "chart-combinations") {
     const present = new Set();
-    const rows = doc.positions.map((p) => ({
+    const rows = d.positions.map((p) => ({
       label: t("position_n", { n: p.position }),
-      parts: Object.entries(p.combinations).map(([english, share]) => {
+      parts: Object.entries(p.combinations).map(([english, value]) => {
+        const share = shareOf(value);
         const key = categoryKey(english);
         present.add(key);
         return { key, share, name: A.combination(english) };
@@ -85,7 +91,7 @@
     const chart = A.stackedChart({ rows, label: t("chart_combinations"), colors: COLORS });
     const items = CATEGORY_KEYS.filter((k) => present.has(k)).reverse()
       .map((k) => ({ kind: "swatch", key: k, color: COLORS[k], text: I18N[A.state.lang].category[k] }));
-    return A.figure("chart-combinations", t("chart_combinations"), chart, items);
+    return A.figure(id, t("chart_combinations"), chart, items);
   }
 
   // At most MAX_BINS bins: neighbours merged (the support sizes run to hundreds).
@@ -107,12 +113,76 @@
   };
 
   function histogramFigure(id, block, title, label) {
-    const bins = merged(block.histogram).map((b) => ({ ...b, label: label(b) }));
+    const bins = merged(block.histogram.map((b) => ({ ...b, share: b.share === undefined ? b.mean : b.share })))
+      .map((b) => ({ ...b, label: label(b) }));
     const chart = A.histogram({ bins, label: title, axisLabel: "", summary: block });
+    const note = block.effective_deals === undefined ? meanText(block, 1, 1) : sampleNote(block);
     return A.figure(id, title, chart, [
       { kind: "bar", key: "share", text: t("legend_share") },
       { kind: "mean", key: "mean", text: t("legend_mean") },
-    ], sampleNote(block));
+    ], note);
+  }
+
+  // ---------- the whole game: the summary shipped with the package (no book needed) ----------
+  let whole = null;
+  let wholeAsked = 0; // only the last request's answer is shown
+
+  async function loadWhole() {
+    const asked = ++wholeAsked;
+    whole = null;
+    $("whole").hidden = true;
+    if ($("mode").value !== "mirror") return; // the summary is of mirror deals
+    let answer;
+    try {
+      answer = await A.post("/api/summary", { payoff: $("payoff").value });
+    } catch (error) {
+      if (asked !== wholeAsked) return;
+      $("whole").hidden = false;
+      $("whole-text").replaceChildren();
+      $("whole-charts").replaceChildren();
+      $("whole-warning").hidden = false;
+      $("whole-warning").textContent = t("whole_damaged", { why: error.message });
+      return;
+    }
+    if (asked !== wholeAsked) return;
+    whole = answer;
+    renderWhole();
+  }
+
+  function hardestTable(block) {
+    const row = (cells, tag) => el("tr", {}, cells.map((c) => el(tag, { text: String(c) })));
+    const deals = [
+      ...block.hardest.support.slice(0, 5).map((d) => [t("hardest_support"), d]),
+      ...block.hardest.slowest.slice(0, 5).map((d) => [t("hardest_slowest"), d]),
+    ];
+    // Scrolled sideways on a phone: focusable and named, so a keyboard reaches it too.
+    return el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": t("hardest_title") }, el("table", { id: "whole-hardest", class: "data" },
+      el("caption", { text: t("hardest_title") }),
+      el("thead", {}, row([t("col_why"), t("col_removed"), t("col_support"), t("col_seconds")], "th")),
+      el("tbody", {}, deals.map(([why, d]) => row([why, d.removed, d.support, number(d.seconds, 2)], "td")))));
+  }
+
+  function renderWhole() {
+    if (!whole) return;
+    const block = whole.payoffs[0];
+    const s = whole.sample;
+    $("whole").hidden = false;
+    $("whole-text").replaceChildren(t("whole_text", {
+      n: block.classes.toLocaleString(A.state.lang), total: s.classes_total.toLocaleString(A.state.lang),
+      seed: s.seed === null ? "–" : s.seed, r: s.bootstrap.replicates,
+    }));
+    $("whole-text").dataset.classes = block.classes;
+    $("whole-text").dataset.payoff = block.payoff;
+    const problems = whole.warnings || [];
+    $("whole-warning").hidden = !problems.length;
+    $("whole-warning").textContent = problems.length ? t("whole_damaged", { why: problems.join("; ") }) : "";
+    const pure = el("p", { id: "whole-pure", text: t("whole_pure", { share: meanText(block.pure, 100, 2) }) });
+    const time = el("p", { id: "whole-seconds", text: t("whole_seconds", { s: meanText(block.seconds, 1, 3) }) });
+    $("whole-charts").replaceChildren(
+      concedeFigure(block, "whole-concede"),
+      combinationsFigure(block, "whole-combinations"),
+      histogramFigure("whole-support", block.support, t("chart_support"), sizeLabel),
+      pure, time, hardestTable(block));
   }
 
   function render() {
@@ -150,7 +220,7 @@
     run();
   });
   readParams();
-  A.onLanguage.push(render);
+  A.onLanguage.push(render, renderWhole);
   A.translate();
   document.body.dataset.ready = "1";
   run();
