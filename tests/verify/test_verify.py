@@ -217,3 +217,35 @@ def test_a_bound_not_proven_in_time_is_not_checked_not_failed():
     limited = [line for line in report.unverified if "time limit" in line]
     assert len(limited) == 2, report.unverified
     assert not any(line.startswith(("upper:", "lower:")) for line in report.checked)
+
+
+def _forged(kind: str) -> dict:
+    """A certificate changed in one way that makes it false: seven kinds of forgery (the
+    eighth, both strategies replaced by one arrangement with every number recomputed, is
+    test_search.py's pure forgery of a full-game certificate)."""
+    doc = _document()
+    strategies, best = doc["strategies"], doc["best_responses"]
+    if kind == "probabilities":
+        strategies["player2"][0]["probability"] = "1/3"
+    elif kind == "card":
+        strategies["player1"][0]["arrangement"][0][0] = next(
+            c for c in doc["holdings"]["player2"] if c not in doc["holdings"]["player1"]
+        )
+    elif kind == "holding":
+        doc["holdings"]["player1"][0], doc["holdings"]["player1"][1] = "As", "As"
+    elif kind in ("value", "lower", "upper"):
+        doc[kind] = str(Fraction(doc[kind]) + Fraction(-1 if kind == "upper" else 1, 10**15))
+    elif kind == "best response":
+        best["player1"]["payoff"] = str(Fraction(best["player1"]["payoff"]) - Fraction(1, 3))
+    return doc
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["probabilities", "card", "holding", "value", "lower", "upper", "best response"],
+)
+def test_each_kind_of_forgery_exits_1(kind, tmp_path, capsys):
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(_forged(kind)))
+    assert main(["verify", str(path)]) == 1
+    assert "FAILED: " in capsys.readouterr().err
