@@ -295,12 +295,18 @@ def build(
     started = time.perf_counter()
     with Book(path) as book:
         tasks, total, stored_before = _todo(book, rules, chosen, deals, seed, classes)
-        if on_estimate is not None:
-            own = {p.value: book.costs(rules, p) for p in chosen}
-            workers = min(jobs, os.cpu_count() or jobs) if backend == "local" else jobs
-            on_estimate(estimate_units(total, chosen, workers=workers, own=own))
+        own = {p.value: book.costs(rules, p) for p in chosen}
+        workers = min(jobs, os.cpu_count() or jobs) if backend == "local" else jobs
+
+        def begin() -> None:
+            # Once the workers are there: a scheduler that cannot be reached is the one error.
+            if on_estimate is not None:
+                on_estimate(estimate_units(total, chosen, workers=workers, own=own))
+
         run = _run_dask if backend == "dask" else _run_local
-        solved = run(book, tasks, total, rules, tolerance, jobs, scheduler, batch, on_progress)
+        solved = run(
+            book, tasks, total, rules, tolerance, jobs, scheduler, batch, (on_progress, begin)
+        )
     return BuildSummary(total + stored_before, stored_before, solved, time.perf_counter() - started)
 
 
@@ -344,10 +350,12 @@ def _run_local(
     jobs: int,
     scheduler: str | None,
     batch: int,
-    on_progress: Callable[[BuildProgress], None] | None,
+    callbacks: tuple[Callable[[BuildProgress], None] | None, Callable[[], None]],
 ) -> int:
+    on_progress, begin = callbacks
     committer = _Committer(book, total, batch, on_progress)
     jobs = min(jobs, os.cpu_count() or jobs)
+    begin()
     pool: Any = (
         _Inline()
         if jobs == 1
@@ -387,11 +395,13 @@ def _run_dask(
     jobs: int,
     scheduler: str | None,
     batch: int,
-    on_progress: Callable[[BuildProgress], None] | None,
+    callbacks: tuple[Callable[[BuildProgress], None] | None, Callable[[], None]],
 ) -> int:
+    on_progress, begin = callbacks
     with dask_cluster(scheduler, jobs) as client:  # a deadline for a scheduler, not a hang
         from distributed import as_completed
 
+        begin()
         committer = _Committer(book, total, batch, on_progress)
         # Keep every worker busy, and no more: the task list is streamed.
         workers = max(1, len(client.scheduler_info().get("workers", {})), jobs)

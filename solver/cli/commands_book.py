@@ -226,7 +226,7 @@ def _book_arguments(parser: argparse.ArgumentParser) -> None:
         ),
         (
             "summary",
-            "the whole game's statistics (orbit-weighted, 95% intervals) from a book built over "
+            "the whole game's statistics (orbit-weighted, 95%% intervals) from a book built over "
             "a sample of classes, as a small JSON file (the package ships one)",
             _summary_arguments,
             _summary,

@@ -38,7 +38,7 @@ COMMAND_TABLE: tuple[tuple[str, str, str], ...] = (
     ("train", "a series of deals: lay out your packets, see the grade, the suggested change and the equilibrium's most likely arrangements; progress kept in a history file", "commands_grade"),
     ("tournament", "every pair of players on the same seeded deals, each in each seat", "commands_games"),
     ("play", "play a game against the computer: type your packets, then see them compared", "commands_games"),
-    ("book", "the solution book: solved canonical deals (build, stats, check)", "commands_book"),
+    ("book", "the solution book: solved canonical deals (build, stats, summary, check)", "commands_book"),
     ("house", "lay out a holding by the house rule (greedy packets, or packets keeping fours of a kind) and grade it", "commands_house"),
     ("analyze", "grade every deal of a history of play (quintet train --history, or a CSV): summary, worst deals first, leaks", "commands_analyze"),
     ("report", "aggregate reports over the solution book (or --deals N seeded deals), weighted by orbit size: combinations and concessions by position, supports, game values", "commands_analyze"),
