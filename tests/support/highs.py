@@ -71,7 +71,8 @@ def answers(path: Path = GAMES) -> dict[str, float]:
         [sys.executable, "-m", "tests.support.highs", str(path)],
         capture_output=True, text=True, cwd=REPO, env=environment, check=True,
     )  # fmt: skip
-    return json.loads(done.stdout)
+    # The JSON is the last line: HiGHS may print its banner on stdout first (1.16 does).
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main(path: str) -> None:
