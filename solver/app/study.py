@@ -37,12 +37,12 @@ from solver.app.answers import Answer, Notice, answer_of
 from solver.app.report import Output
 from solver.app.requests import DEFAULT_BOOK, BookChoice
 from solver.app.study_text import study_text
-from solver.app.whole_game import WholeGameRequest, whole_game
+from solver.app.whole_game import WholeGameRequest, check_plot_folder, whole_game
 from solver.book.build import build
 from solver.book.canonical import canonical_key, deal_count, holding_of
 from solver.book.store import Book, Entry, default_book_path
 from solver.equilibria.equilibrium import parse_payoff
-from solver.errors import FileError, NoBookError, QuintetError
+from solver.errors import NoBookError, QuintetError
 from solver.game.cards import DECK_SIZE, HAND_SIZE
 from solver.game.deal import deal, deal_seed
 from solver.game.evaluator import category, strength
@@ -224,24 +224,11 @@ def _document(request: StudyRequest, sample: Sample, where: Where) -> dict[str, 
     return document
 
 
-def _check_plot(folder: str | None) -> None:
-    if folder is None:
-        return
-    if not Path(folder).is_dir():
-        raise FileError(f"{folder}: not a directory (plot needs an existing directory)")
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise QuintetError(
-            "plot needs matplotlib: pip install 'quintet-solver[notebooks]'", argument="plot"
-        ) from None
-
-
 def study(request: StudyRequest) -> Answer:
     """The aggregate report (see the module docstring); ``plot``: PNG charts written there."""
     where = parse_where(request.where)
     parse_payoff(request.payoff)
-    _check_plot(request.plot)
+    check_plot_folder(request.plot)
     path = _book_path(request)
     if request.deals is None and not path.exists():
         raise NoBookError(f"{path}: no such file (build a book first, or give deals)")

@@ -30,7 +30,14 @@ from solver.errors import BookError, FileError, QuintetError
 from solver.game.rules import Category
 from solver.util.language import Lang, Phrase, language
 
-__all__ = ["SummaryBuildRequest", "WholeGameRequest", "build_summary", "whole_game", "whole_text"]
+__all__ = [
+    "SummaryBuildRequest",
+    "WholeGameRequest",
+    "build_summary",
+    "check_plot_folder",
+    "whole_game",
+    "whole_text",
+]
 
 _W = {
     "title": Phrase("the whole game", "вся игра"),
@@ -164,7 +171,7 @@ def whole_game(request: WholeGameRequest) -> Answer:
     if request.plot is not None:
         from solver.app.study_plots import write_whole_plot
 
-        _check_folder(request.plot)
+        check_plot_folder(request.plot)
         written = [write_whole_plot(found.document, Path(request.plot))]
     document = {**found.document, "payoffs": blocks}
 
@@ -175,7 +182,10 @@ def whole_game(request: WholeGameRequest) -> Answer:
     return answer_of(report, warnings, kind="summary")
 
 
-def _check_folder(folder: str) -> None:
+def check_plot_folder(folder: str | None) -> None:
+    """Refuse a ``plot`` folder that does not exist, or plotting without matplotlib."""
+    if folder is None:
+        return
     if not Path(folder).is_dir():
         raise FileError(f"{folder}: not a directory (plot needs an existing directory)")
     try:
