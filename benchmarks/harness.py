@@ -1,20 +1,21 @@
-"""The benchmark harness: timing, fresh processes, machine facts, tables, the command line.
+"""The suite's harness: cases as data, timing, fresh processes, statistics, tables.
 
-It imports nothing of ``solver``, so that a child process measuring another checkout
-(``--baseline PATH``) loads that one's package.
+A case runs in this process (its alternatives alternating, so they share the load) and
+starts fresh processes through :func:`probe` (``benchmarks/probes.py``, which imports
+the ``solver`` of the checkout it is given: this one or ``--baseline``'s).
 """
 
-import argparse
+from __future__ import annotations
+
 import datetime as dt
-import importlib.metadata
 import json
 import os
 import platform
-import statistics
+import resource
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,125 +23,144 @@ from typing import Any
 import numpy as np
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+PROBES = Path(__file__).with_name("probes.py")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark: what it runs, its options at full size, the quick overrides, the
+    alternatives it compares side by side in the same run, and the function measuring it."""
+
+    name: str
+    title: str
+    runs: str
+    full: dict[str, Any]
+    quick: dict[str, Any]
+    alternatives: tuple[str, ...]
+    measure: Callable[[Run], list[Table]]
+
+    def options(self, quick: bool = False, settings: Sequence[str] = ()) -> dict[str, Any]:
+        """The options of a run: full sizes, the quick ones, then ``NAME=VALUE`` settings."""
+        chosen = self.full | (self.quick if quick else {})
+        for setting in settings:
+            name, _, text = setting.partition("=")
+            if name not in self.full:
+                raise ValueError(
+                    f"{self.name}: no option {name!r} (options: {', '.join(self.full)})"
+                )
+            chosen[name] = type(self.full[name])(text)
+        return chosen
 
 
 @dataclass
-class Timing:
-    """Wall and CPU seconds of each timed call, and the last call's result."""
+class Run:
+    """A case's run: its options and the checkouts measured (``this checkout`` first)."""
 
-    wall: list[float]
-    cpu: list[float]
-    result: Any
+    options: dict[str, Any]
+    roots: dict[str, Path]
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.options[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def words(self, name: str) -> list[str]:  # a comma-separated option
+        return [word for word in str(self.options[name]).split(",") if word]
 
 
-def timed(call: Callable[[], Any], repeats: int = 1, warmup: int = 0) -> Timing:
-    """``warmup`` untimed calls, then ``repeats`` timed ones (process CPU time: all threads)."""
-    result = None
-    for _ in range(warmup):
-        result = call()
-    wall, cpu = [], []
-    for _ in range(repeats):
-        started, cpu_started = time.perf_counter(), time.process_time()
-        result = call()
-        wall.append(time.perf_counter() - started)
-        cpu.append(time.process_time() - cpu_started)
-    return Timing(wall, cpu, result)
+def timed(call: Callable[[], Any]) -> tuple[float, float, Any]:
+    """Wall seconds, CPU seconds (this process, all threads) and the result of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = call()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 @dataclass
 class Child:
-    """What a fresh process printed, its wall time, what went wrong ("" if nothing)."""
+    """A fresh process: its JSON lines, wall and CPU seconds (its own and its children's)."""
 
+    messages: list[Any]
     stdout: str
     wall: float
+    cpu: float
     error: str
 
-    @property
-    def messages(self) -> list[Any]:  # the JSON lines it printed (emit)
-        return [json.loads(line) for line in self.stdout.splitlines() if line[:1] in "{["]
 
-
-def fresh(*arguments: str, root: Path | None = None, timeout: float | None = None) -> Child:
-    """``python ARGUMENTS`` in the checkout ``root`` (first on the path), killed at ``timeout``."""
-    root = (root or REPO_ROOT).resolve()
-    path = os.environ.get("PYTHONPATH")
-    env = os.environ | {"PYTHONPATH": str(root) + (os.pathsep + path if path else "")}
-    started = time.perf_counter()
-    command = [sys.executable, *arguments]
+def process(argv: Sequence[str], root: Path = REPO_ROOT, timeout: float | None = None,
+            env: dict[str, str] | None = None) -> Child:  # fmt: skip
+    """``python ARGV`` with the checkout ``root`` first on the path, whole-process timed."""
+    environment = os.environ | {"PYTHONPATH": str(root), "QUINTET_PROGRESS": "0"} | (env or {})
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    wall, cpu = time.perf_counter(), children_cpu()
     try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, env=env, cwd=root, timeout=timeout
-        )
+        done = subprocess.run([sys.executable, *argv], capture_output=True, text=True,
+                              env=environment, cwd=root, timeout=timeout)  # fmt: skip
         out, error = done.stdout, done.stderr[-2000:] if done.returncode else ""
     except subprocess.TimeoutExpired as expired:
-        out = expired.stdout.decode() if isinstance(expired.stdout, bytes) else expired.stdout
-        out, error = out or "", f"killed after {timeout:.0f} s"
-    return Child(out, time.perf_counter() - started, error)
+        out, error = str(expired.stdout or ""), f"killed after {timeout:.0f} s"
+    messages = [json.loads(line) for line in out.splitlines() if line[:1] == "{"]
+    return Child(messages, out, time.perf_counter() - wall, children_cpu() - cpu, error)
 
 
-def last(*arguments: str) -> Any:
-    """The last JSON line of a fresh process; exit with its error if it failed."""
-    done = fresh(*arguments)
+def probe(
+    name: str, root: Path = REPO_ROOT, timeout: float | None = None, **arguments: Any
+) -> dict:
+    """The last JSON line of ``probes.py NAME`` in a fresh process (``{"error": ...}`` if it failed)."""
+    done = process([str(PROBES), name, json.dumps(arguments)], root, timeout)
+    log(f"{name} {arguments}: {done.error[-300:] or 'done'} ({done.wall:.1f} s)")
     if done.error or not done.messages:
-        sys.exit(f"{' '.join(arguments)}: {done.error or 'no output'}")
-    return done.messages[-1]
+        return {"error": done.error or "no output"}
+    return done.messages[-1] | {"process_cpu": done.cpu, "process_wall": done.wall}
 
 
-def emit(**fields: Any) -> None:
-    """In a child process: one JSON line for the parent."""
-    print(json.dumps(fields), flush=True)
+def command(argv: Sequence[str], root: Path = REPO_ROOT, cache: str | None = None) -> Child:
+    """``quintet ARGV`` as a whole process (``XDG_CACHE_HOME=cache``); exits on a failure."""
+    env = {"XDG_CACHE_HOME": cache} if cache else None
+    done = process(["-m", "solver.cli", *argv], root, 600, env)
+    if done.error:
+        sys.exit(f"quintet {' '.join(argv)} in {root}: {done.error[-500:]}")
+    return done
 
 
-def alternate(
-    items: Iterable[Any], alternatives: Sequence[str], measure: Callable[[Any, str], Any]
-) -> dict[str, list[Any]]:
-    """``measure(item, alternative)`` for every alternative, item after item (same load)."""
-    found: dict[str, list[Any]] = {name: [] for name in alternatives}
+def alternate(items: Iterable[Any], names: Sequence[str],
+              measure: Callable[[Any, str], Any]) -> dict[str, list[Any]]:  # fmt: skip
+    """``measure(item, name)`` for every alternative, item after item (the same load)."""
+    found: dict[str, list[Any]] = {name: [] for name in names}
     for item in items:
-        for name in alternatives:
+        for name in names:
             if (result := measure(item, name)) is not None:
                 found[name].append(result)
     return found
 
 
-def groups(items: Sequence[dict], **keys: Iterable[Any]) -> Iterator[tuple[list[Any], list[dict]]]:
-    """``(values, items having them)`` for every combination of the keys' values, if any."""
-    combinations: list[list[Any]] = [[]]
-    for values in keys.values():
-        combinations = [[*c, v] for c in combinations for v in values]
-    for values in combinations:
-        pairs = list(zip(keys, values, strict=True))
-        if group := [item for item in items if all(item[k] == v for k, v in pairs)]:
-            yield values, group
-
-
 def median(values: Iterable[float]) -> float:
-    return float(statistics.median(values))
+    return float(np.median(np.fromiter(values, dtype=np.float64)))
 
 
-def mean(values: Iterable[float]) -> float:
-    return float(statistics.fmean(values))
-
-
-def p95(values: Sequence[float]) -> float:  # linear interpolation
-    return float(np.percentile(np.asarray(values, dtype=np.float64), 95))
-
-
-def p99(values: Sequence[float]) -> float:  # linear interpolation
-    return float(np.percentile(np.asarray(values, dtype=np.float64), 99))
+def pct(values: Iterable[float], q: float) -> float:  # linear interpolation
+    return float(np.percentile(np.fromiter(values, dtype=np.float64), q))
 
 
 def seconds(value: float) -> str:  # 0.123 s below ten seconds, 12.3 s above
-    return f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
+    return "-" if not np.isfinite(value) else f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
 
 
 def ms(value: float) -> str:
     return f"{1000 * value:.1f} ms"
 
 
-def spread(values: Sequence[float], fmt: Callable[[float], str] = seconds) -> list[str]:
-    """Median, p95 and maximum, formatted."""
-    return [fmt(median(values)), fmt(p95(values)), fmt(max(values))]
+def spread(
+    values: Sequence[float], fmt: Callable[[float], str] = seconds, p99: bool = False
+) -> list[str]:
+    """Median, p95 (and p99) and maximum, formatted."""
+    points = [median(values), pct(values, 95), *([pct(values, 99)] if p99 else []), max(values)]
+    return [fmt(p) for p in points]
 
 
 def met(ok: bool) -> str:
@@ -149,7 +169,7 @@ def met(ok: bool) -> str:
 
 @dataclass
 class Table:
-    """A titled table: ``headers`` one string separated by ``"; "``, ``align`` "l" or "r" each."""
+    """A titled table: ``headers`` one string separated by ``"; "``, ``align`` "l"/"r" each."""
 
     title: str
     headers: list[str] | str
@@ -188,111 +208,35 @@ def md_line(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
 
-def show(tables: Sequence[Table], markdown: bool, footer: str = "") -> None:
-    print("\n\n".join(table.render(markdown) for table in tables) + f"\n\n{footer}")
-
-
-def elapsed(started: float, load: bool = True) -> str:
-    """The footer: the time since ``started`` (``time.perf_counter``), the load at the end."""
-    text = f"Total benchmark time: {time.perf_counter() - started:.1f} s"
-    return text + (f"; load average at the end: {load_average()}" if load else "")
-
-
 def log(message: str) -> None:  # progress on stderr: stdout holds only the tables
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-def version(distribution: str) -> str:
+def load_average() -> str:
     try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def cpu_model() -> str:
-    info = Path("/proc/cpuinfo")
-    lines = info.read_text(encoding="utf-8").splitlines() if info.exists() else []
-    names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
-    return names[0] if names else platform.processor() or "unknown"
-
-
-def git_revision(root: Path = REPO_ROOT) -> str:
-    """The short commit of a checkout, and which tracked files differ from it."""
-
-    def git(*arguments: str) -> str:
-        command = ["git", *arguments]
-        return subprocess.run(
-            command, cwd=root, capture_output=True, text=True, check=True, timeout=10
-        ).stdout
-
-    try:
-        head = git("rev-parse", "--short", "HEAD").strip()
-        dirty = git("status", "--porcelain", "--untracked-files=no")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    names = sorted({line[3:].split(" -> ")[-1] for line in dirty.splitlines() if line})
-    return f"{head}, modified: {', '.join(names)}" if names else head
-
-
-def load_average(suffix: str = " (1 / 5 / 15 min)") -> str:
-    try:
-        return " / ".join(f"{x:.2f}" for x in os.getloadavg()) + suffix
+        return " / ".join(f"{x:.2f}" for x in os.getloadavg())
     except OSError:
         return "unknown"
 
 
-def package(module: Any) -> tuple[str, str]:  # the machine-table row of ``solver``
-    return ("quintet-solver", f"{module.__version__}, git {git_revision()}")
+def git_revision(root: Path = REPO_ROOT) -> str:
+    """The short commit of a checkout, "+ changes" if tracked files differ from it."""
+    try:
+
+        def git(*arguments: str) -> str:
+            return subprocess.run(["git", *arguments], cwd=root, capture_output=True,
+                                  text=True, check=True, timeout=10).stdout  # fmt: skip
+
+        dirty = git("status", "--porcelain", "--untracked-files=no").strip()
+        return git("rev-parse", "--short", "HEAD").strip() + (" + changes" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
 
 
-def machine(versions: Sequence[str | tuple[str, str]], parameters: str, load: bool = True) -> Table:
-    """Date, machine, load, Python, versions (``(item, value)`` or names split by " / ")."""
-    cpus = os.cpu_count() or 1
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
-    items = [
-        ("date", dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")),
-        ("platform", platform.platform()),
-        ("CPU", f"{cpu_model()}, {cpus} logical CPUs ({usable} usable)"),
-        *([("load average at start", load_average())] if load else []),
-        ("python", f"{platform.python_implementation()} {platform.python_version()}"),
-        *[
-            v if isinstance(v, tuple) else (v, " / ".join(map(version, v.split(" / "))))
-            for v in versions
-        ],
-        ("parameters", parameters),
-    ]
-    return Table("Machine", ["item", "value"], "ll", [[key, value] for key, value in items])
-
-
-class Parser(argparse.ArgumentParser):
-    """Options described by the module docstring; errors on one line, exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-    def options(self, kind: Callable[[str], Any], **defaults: Any) -> "Parser":
-        """An option ``--name`` (``name`` with dashes) of that type for each ``name=default``."""
-        for name, default in defaults.items():
-            self.add_argument("--" + name.replace("_", "-"), type=kind, default=default)
-        return self
-
-
-def parser(doc: str | None, baseline: bool = False) -> Parser:
-    """A parser with --markdown, the hidden --child (a part in a fresh process), --baseline."""
-    text = (doc or "").strip()
-    result = Parser(
-        description=text.splitlines()[0] if text else None,
-        epilog=text.split("\n\n", 1)[-1] if "\n\n" in text else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    result.add_argument("--markdown", action="store_true", help="print GitHub markdown tables")
-    result.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
-    if baseline:
-        result.add_argument("--baseline", type=checkout, help="another checkout to measure too")
-    return result
-
-
-def checkout(text: str) -> Path:
-    if not (Path(text) / "solver").is_dir():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a checkout (no solver/ in it)")
-    return Path(text).resolve()
+def machine() -> str:
+    """The machine line: date, CPU, cores, Python, revision, load (1 / 5 / 15 min)."""
+    lines = Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []
+    model = next((x.split(":", 1)[1].strip() for x in lines if x.startswith("model name")), "")
+    return (f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {model or platform.machine()}, "
+            f"{os.cpu_count()} logical CPUs, Python {platform.python_version()}, "
+            f"git {git_revision()}, load average {load_average()}")  # fmt: skip
