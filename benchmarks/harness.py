@@ -83,9 +83,8 @@ def children_cpu() -> float:
 
 @dataclass
 class Child:
-    """A fresh process: its JSON lines, wall and CPU seconds (its own and its children's)."""
+    """A fresh process: its output, wall and CPU seconds (its own and its children's)."""
 
-    messages: list[Any]
     stdout: str
     wall: float
     cpu: float
@@ -104,8 +103,7 @@ def process(argv: Sequence[str], root: Path = REPO_ROOT, timeout: float | None =
         out, error = done.stdout, done.stderr[-2000:] if done.returncode else ""
     except subprocess.TimeoutExpired as expired:
         out, error = str(expired.stdout or ""), f"killed after {timeout:.0f} s"
-    messages = [json.loads(line) for line in out.splitlines() if line[:1] == "{"]
-    return Child(messages, out, time.perf_counter() - wall, children_cpu() - cpu, error)
+    return Child(out, time.perf_counter() - wall, children_cpu() - cpu, error)
 
 
 def probe(
@@ -114,9 +112,12 @@ def probe(
     """The last JSON line of ``probes.py NAME`` in a fresh process (``{"error": ...}`` if it failed)."""
     done = process([str(PROBES), name, json.dumps(arguments)], root, timeout)
     log(f"{name} {arguments}: {done.error[-300:] or 'done'} ({done.wall:.1f} s)")
-    if done.error or not done.messages:
+    lines = [
+        line for line in done.stdout.splitlines() if line[:1] == "{"
+    ]  # probes print JSON lines
+    if done.error or not lines:
         return {"error": done.error or "no output"}
-    return done.messages[-1] | {"process_cpu": done.cpu, "process_wall": done.wall}
+    return json.loads(lines[-1]) | {"process_cpu": done.cpu, "process_wall": done.wall}
 
 
 def command(argv: Sequence[str], root: Path = REPO_ROOT, cache: str | None = None) -> Child:

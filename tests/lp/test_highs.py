@@ -1,7 +1,7 @@
 """The LP engine against HiGHS on restricted games recorded from real double-oracle runs.
 
 ``tests/support/data/restricted_games.npz`` holds games the double oracle
-solved (``benchmarks/bench_simplex.py --save-games`` recorded them: win
+solved (``python -m benchmarks lp --set save_games=PATH`` records them: win
 payoffs of mirror deals, margin payoffs of two holdings).  Each game is
 grown through leading blocks on one warm program (rows and columns added
 between solves), then restricted to its even rows and odd columns; at every
